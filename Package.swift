@@ -1,0 +1,66 @@
+// swift-tools-version: 6.0
+//
+// FoldSearch — case- and accent-insensitive search over UTF-8 with exact ranges
+// of the original text.
+//
+// Module layering (each split is where the dependencies change):
+//   _FoldSearchICU      system ICU (libicu-dev) found with pkg-config
+//   _FoldSearchCShim    the only code that includes ICU headers; plain-C API
+//   _FoldSearchBytes    stdlib-only byte search (Horspool, Two-Way)
+//   FoldSearch          the public API: fold tables, FoldedText, matching
+//   FoldSearchReference the Foundation oracle and the disagreement comparator
+import PackageDescription
+
+let package = Package(
+  name: "FoldSearch",
+  products: [
+    .library(name: "FoldSearch", targets: ["FoldSearch"]),
+    .library(name: "FoldSearchReference", targets: ["FoldSearchReference"]),
+    .executable(name: "foldgrep", targets: ["foldgrep"]),
+    .executable(name: "foldfuzz", targets: ["foldfuzz"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "_FoldSearchICU",
+      pkgConfig: "icu-i18n",
+      providers: [.apt(["libicu-dev", "pkg-config"])]
+    ),
+    .target(
+      name: "_FoldSearchCShim",
+      dependencies: ["_FoldSearchICU"]
+    ),
+    .target(name: "_FoldSearchBytes"),
+    .target(
+      name: "FoldSearch",
+      dependencies: ["_FoldSearchCShim", "_FoldSearchBytes"]
+    ),
+    .target(
+      name: "FoldSearchReference",
+      dependencies: ["FoldSearch"]
+    ),
+    .target(
+      name: "_FoldSearchTestSupport",
+      dependencies: ["FoldSearch", "FoldSearchReference"]
+    ),
+    .executableTarget(
+      name: "foldgrep",
+      dependencies: ["FoldSearch"]
+    ),
+    .executableTarget(
+      name: "foldfuzz",
+      dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"]
+    ),
+    .testTarget(
+      name: "_FoldSearchBytesTests",
+      dependencies: ["_FoldSearchBytes"]
+    ),
+    .testTarget(
+      name: "FoldSearchTests",
+      dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"]
+    ),
+    .testTarget(
+      name: "FoldGrepTests",
+      dependencies: ["foldgrep"]
+    ),
+  ]
+)

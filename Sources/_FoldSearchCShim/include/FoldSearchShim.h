@@ -1,0 +1,75 @@
+// FoldSearchShim.h — the plain-C boundary between FoldSearch and system ICU.
+//
+// This header is the only interface to ICU that Swift code sees. It uses plain
+// C types only: no ICU type, no ICU version suffix crosses it. Every symbol
+// carries the prefix `fsicu_`.
+//
+// Thread safety: every function here may be called concurrently from any
+// number of threads. They read ICU's immutable, process-wide property and
+// normalization data (initialized by ICU itself under its own once-guards)
+// and keep no state of their own.
+//
+// Scalars are Unicode scalar values (0...0x10FFFF, excluding surrogates);
+// passing anything else is allowed and is treated as having no data.
+
+#ifndef FOLDSEARCH_SHIM_H
+#define FOLDSEARCH_SHIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Writes ICU's Unicode version (major, minor, milli, micro) to `out[0..3]`.
+void fsicu_unicode_version(uint8_t out[4]);
+
+/// Writes ICU's own version (major, minor, milli, micro) to `out[0..3]`.
+void fsicu_icu_version(uint8_t out[4]);
+
+/// Full Unicode case folding (CaseFolding.txt statuses C + F, never T) of one
+/// scalar. Writes at most `capacity` scalars to `out` and returns the number of
+/// scalars in the folding (which may exceed `capacity`; then `out` holds a
+/// prefix). A scalar that does not change under folding yields itself.
+/// Returns -1 if ICU reports an error.
+int32_t fsicu_case_fold(uint32_t scalar, uint32_t *out, int32_t capacity);
+
+/// Full canonical decomposition (NFD) of one scalar, recursively applied and
+/// canonically ordered. Same buffer contract as `fsicu_case_fold`. A scalar
+/// without a canonical decomposition yields itself (count 1).
+int32_t fsicu_canonical_decomposition(uint32_t scalar, uint32_t *out,
+                                      int32_t capacity);
+
+/// True if the scalar has a canonical decomposition other than itself.
+bool fsicu_has_canonical_decomposition(uint32_t scalar);
+
+/// True if the scalar changes under full case folding.
+bool fsicu_changes_when_casefolded(uint32_t scalar);
+
+/// True if the scalar has the Grapheme_Extend property.
+bool fsicu_is_grapheme_extend(uint32_t scalar);
+
+/// True if the scalar has the Emoji_Modifier property (U+1F3FB...U+1F3FF).
+bool fsicu_is_emoji_modifier(uint32_t scalar);
+
+/// True if the scalar has the White_Space property.
+bool fsicu_is_white_space(uint32_t scalar);
+
+/// ICU's general category code for the scalar (UCharCategory numbering:
+/// 0 = unassigned, 17 = surrogate, 18 = private use; see uchar.h).
+int32_t fsicu_general_category(uint32_t scalar);
+
+/// The general category values `fsicu_general_category` can return that the
+/// engine cares about.
+enum {
+  FSICU_CATEGORY_UNASSIGNED = 0,
+  FSICU_CATEGORY_SURROGATE = 18,
+  FSICU_CATEGORY_PRIVATE_USE = 17,
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
