@@ -1,0 +1,122 @@
+/// The process-wide fold table: ``FoldRule`` precomputed for every scalar.
+///
+/// ## Layout
+/// A classic two-stage table. `stage1[c >> 8]` names a 256-entry block of
+/// `stage2`; identical blocks are stored once (most of the code space shares
+/// the all-identity block). Each `stage2` entry is a ``FoldTable/Entry``:
+/// identity, ignorable, or the folded UTF-8 bytes as an (offset, length) slice
+/// of `pool`, flagged atomic when the fold has more than one scalar.
+///
+/// ## Cost and thread safety
+/// Built once, eagerly, on first use (`FoldTable.shared` is a `static let`,
+/// which Swift initializes exactly once under a lock-free once-guard). The
+/// builder asks ICU cheap property questions for every code point and the full
+/// fold only for the few thousand scalars that change; first use costs about
+/// 30 ms in a release build (`foldbench`/tests measure it) and ~60 KB of memory.
+/// After construction the table is immutable, so any number of threads may read
+/// it concurrently.
+package final class FoldTable: Sendable {
+  /// One scalar's fold, packed in 32 bits.
+  package struct Entry: Equatable, Sendable {
+    package var rawValue: UInt32
+
+    /// The scalar folds to itself.
+    package static let identity = Entry(rawValue: 0)
+    /// The scalar is skipped.
+    package static let ignorable = Entry(rawValue: .max)
+
+    /// Folded bytes `pool[offset ..< offset + length]`; `atomic` when they
+    /// encode more than one scalar.
+    package init(offset: Int, length: Int, atomic: Bool) {
+      precondition(length > 0 && length < 128 && offset < 1 << 23)
+      rawValue = UInt32(offset) << 8 | UInt32(length) << 1 | (atomic ? 1 : 0)
+    }
+
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    @inline(__always) package var isIdentity: Bool { rawValue == 0 }
+    @inline(__always) package var isIgnorable: Bool { rawValue == .max }
+    @inline(__always) package var offset: Int { Int(rawValue >> 8) }
+    @inline(__always) package var length: Int { Int((rawValue >> 1) & 0x7F) }
+    @inline(__always) package var isAtomic: Bool { rawValue & 1 != 0 }
+  }
+
+  /// The table every ``FoldedText`` uses.
+  package static let shared = FoldTable()
+
+  // SAFETY: the three buffers are allocated in `init`, fully written before
+  // `init` returns, never written again and never freed (the table lives for
+  // the whole process), so sharing them across threads is sound.
+  nonisolated(unsafe) private let stage1: UnsafeMutableBufferPointer<UInt16>
+  nonisolated(unsafe) private let stage2: UnsafeMutableBufferPointer<UInt32>
+  nonisolated(unsafe) package let pool: UnsafeMutableBufferPointer<UInt8>
+  /// `asciiFold[b]` for b < 0x80: the folded ASCII byte (ASCII folds to ASCII).
+  nonisolated(unsafe) package let asciiFold: UnsafeMutableBufferPointer<UInt8>
+  /// Number of distinct 256-scalar blocks (diagnostics).
+  package let blockCount: Int
+
+  private init() {
+    var pool: [UInt8] = []
+    var poolIndex: [[UInt8]: Int] = [:]
+    var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
+    var blockIndex: [[UInt32]: Int] = [blocks[0]: 0]
+    var stage1 = [UInt16](repeating: 0, count: 0x1100)
+
+    for high in 0..<0x1100 {
+      var block = [UInt32](repeating: 0, count: 256)
+      for low in 0..<256 {
+        guard let scalar = Unicode.Scalar(UInt32(high << 8 | low)),
+          !FoldRule.isIdentity(scalar)
+        else { continue }
+        switch FoldRule.fold(scalar) {
+        case .ignorable:
+          block[low] = Entry.ignorable.rawValue
+        case .scalars(let folded):
+          let bytes = folded.flatMap { Array(String($0).utf8) }
+          let offset: Int
+          if let known = poolIndex[bytes] {
+            offset = known
+          } else {
+            offset = pool.count
+            pool += bytes
+            poolIndex[bytes] = offset
+          }
+          block[low] = Entry(offset: offset, length: bytes.count, atomic: folded.count > 1).rawValue
+        }
+      }
+      if let known = blockIndex[block] {
+        stage1[high] = UInt16(known)
+      } else {
+        stage1[high] = UInt16(blocks.count)
+        blockIndex[block] = blocks.count
+        blocks.append(block)
+      }
+    }
+
+    self.stage1 = .allocate(capacity: stage1.count)
+    _ = self.stage1.initialize(from: stage1)
+    self.stage2 = .allocate(capacity: blocks.count * 256)
+    _ = self.stage2.initialize(from: blocks.joined())
+    self.pool = .allocate(capacity: max(pool.count, 1))
+    _ = self.pool.initialize(from: pool)
+    self.asciiFold = .allocate(capacity: 128)
+    for b in 0..<128 {
+      let entry = self.stage2[Int(self.stage1[0]) << 8 | b]
+      self.asciiFold[b] = entry == 0 ? UInt8(b) : self.pool[Int(entry >> 8)]
+    }
+    self.blockCount = blocks.count
+  }
+
+  /// The fold entry of a scalar value.
+  ///
+  /// - Precondition: `value` is at most 0x10FFFF (surrogates read as identity).
+  @inline(__always)
+  package func entry(_ value: UInt32) -> Entry {
+    Entry(rawValue: stage2[Int(stage1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
+  }
+
+  /// The folded UTF-8 bytes of an entry that is neither identity nor ignorable.
+  package func bytes(of entry: Entry) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: pool[entry.offset..<entry.offset + entry.length])
+  }
+}

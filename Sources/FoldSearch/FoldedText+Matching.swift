@@ -1,0 +1,126 @@
+import _FoldSearchBytes
+
+/// Matching a ``FoldedQuery`` against a ``FoldedText``.
+///
+/// ## Idea
+/// The folded query is searched in the folded bytes with ``ByteSearcher``
+/// (Horspool with a Two-Way fallback, so the worst case stays linear). Both
+/// are valid UTF-8, so every byte-level occurrence starts and ends on folded
+/// scalar boundaries. A candidate is accepted only if both ends are also
+/// boundaries of whole *source* scalars, which the ``OffsetMap`` answers (an
+/// end strictly inside an atomic expansion is not: "s" never matches inside
+/// "ß"). Accepted candidates map back to original offsets; the search resumes
+/// at the accepted match's end (leftmost first, non-overlapping), or one byte
+/// after a rejected candidate.
+///
+/// A query that starts with an ignorable scalar is matched from the original
+/// bytes instead: occurrences of that scalar, each followed by the rest of the
+/// folded query at the corresponding folded position.
+///
+/// ## Invariants
+/// Returned ranges are non-empty, strictly increasing, non-overlapping, lie on
+/// scalar boundaries of the original, and each one's end has been extended
+/// over the ignorable scalars that follow it (deviation D1).
+extension FoldedText {
+  /// The UTF-8 offsets, in the original, of every match of `query`.
+  ///
+  /// Matches are found leftmost first and never overlap; each resumes the
+  /// search where the previous ended. An empty or whitespace-only query has no
+  /// matches.
+  ///
+  /// ```swift
+  /// FoldedText("Straße, STRASSE").byteRanges(of: "strasse")  // [0..<7, 9..<16]
+  /// ```
+  ///
+  /// - Complexity: O(n + m) for a text of n folded bytes and a query of m,
+  ///   plus O(k) for k matches.
+  public func byteRanges(of query: String) -> [Range<Int>] {
+    guard let query = FoldedQuery(query) else { return [] }
+    return byteRanges(of: query)
+  }
+
+  /// The ranges of every match of `query` in ``text``.
+  ///
+  /// A drop-in for a `range(of:options:)` loop with
+  /// `[.caseInsensitive, .diacriticInsensitive]`:
+  ///
+  /// ```swift
+  /// let folded = FoldedText("Ångström, angstrom")
+  /// for range in folded.matches(of: "ANGSTROM") { print(folded.text[range]) }
+  /// ```
+  ///
+  /// For a `FoldedText` built from bytes with ill-formed UTF-8, the ranges
+  /// index ``text`` (where each ill-formed sequence is one U+FFFD).
+  ///
+  /// - Complexity: as ``byteRanges(of:)``.
+  public func matches(of query: String) -> [Range<String.Index>] {
+    let ranges = byteRanges(of: query)
+    let text = self.text
+    let utf8 = text.utf8
+    var invalid = invalidSequences.makeIterator()
+    var pending = invalid.next()
+    var growth = 0
+    // Original offset → offset in `text`, where each ill-formed sequence
+    // became the three bytes of U+FFFD.
+    func offset(_ original: Int) -> Int {
+      while let sequence = pending, sequence.offset < original {
+        growth += 3 - sequence.length
+        pending = invalid.next()
+      }
+      return original + growth
+    }
+    return ranges.map { range in
+      let lower = utf8.index(utf8.startIndex, offsetBy: offset(range.lowerBound))
+      let upper = utf8.index(utf8.startIndex, offsetBy: offset(range.upperBound))
+      return lower..<upper
+    }
+  }
+
+  package func byteRanges(of query: FoldedQuery) -> [Range<Int>] {
+    if let prefix = query.literalPrefix {
+      return literalPrefixRanges(prefix: prefix, rest: query.folded)
+    }
+    var result: [Range<Int>] = []
+    let needle = query.folded
+    guard needle.count <= foldedBytes.count else { return [] }
+    let searcher = ByteSearcher(needle: needle)
+    let map = offsetMap
+    var startCursor = OffsetMap.Cursor()
+    var endCursor = OffsetMap.Cursor()
+    foldedBytes.withUnsafeBufferPointer { haystack in
+      searcher.forEachOccurrence(in: haystack, from: 0) { start in
+        let end = start + needle.count
+        guard let lower = startCursor.originalOffset(ofFolded: start, in: map),
+          let upper = endCursor.originalOffset(ofFolded: end, in: map)
+        else { return start + 1 }
+        result.append(lower..<upper)
+        return end
+      }
+    }
+    return result
+  }
+
+  /// Matches a query whose first scalar is ignorable: that scalar literally in
+  /// the original, then `rest` in the folded bytes right after it.
+  private func literalPrefixRanges(prefix: [UInt8], rest: [UInt8]) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    let map = offsetMap
+    let folded = foldedBytes
+    let searcher = ByteSearcher(needle: prefix)
+    withOriginalBytes { original in
+      // Occurrences of a whole well-formed scalar's bytes always decode as
+      // that scalar: its lead byte can never be taken as a continuation.
+      searcher.forEachOccurrence(in: original, from: 0) { start in
+        let restStart = map.foldedOffset(ofOriginal: start + prefix.count)
+        let restEnd = restStart + rest.count
+        guard restEnd <= folded.count,
+          rest.isEmpty || folded[restStart..<restEnd].elementsEqual(rest),
+          let upper = map.originalOffset(ofFolded: restEnd)
+        else { return start + 1 }
+        result.append(start..<upper)
+        return upper
+      }
+    }
+    return result
+  }
+}

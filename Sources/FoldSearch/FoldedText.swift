@@ -1,0 +1,102 @@
+/// A text folded once for case- and accent-insensitive search, with a map
+/// back to the exact bytes of the original.
+///
+/// Build a `FoldedText` once, then search it for as many queries as you like:
+/// each search runs over the folded bytes and every match comes back as a range
+/// of the *original* text, ready to highlight, count or replace.
+///
+/// ```swift
+/// let text = FoldedText("Crème brûlée at the CAFÉ, Straße 5")
+/// text.matches(of: "cafe")      // the range of "CAFÉ"
+/// text.byteRanges(of: "strasse") // [27..<34]: UTF-8 offsets of "Straße"
+/// ```
+///
+/// Matching follows the `foundation` profile (see the README): full case
+/// folding (ß ≡ ss, ﬁ ≡ fi, Σ ≡ ς ≡ σ), accents of Latin, Greek and Cyrillic
+/// letters ignored (é ≡ e ≡ e + U+0301), combining marks skipped, and nothing
+/// broader (ø ≢ o, æ ≢ ae). It agrees with Foundation's
+/// `range(of:options: [.caseInsensitive, .diacriticInsensitive])` loop except
+/// for the documented deviations D1–D5.
+///
+/// `FoldedText` is an immutable value: share it across threads freely.
+///
+/// - Complexity: building is O(n) in the text's UTF-8 length; the folded copy
+///   takes about n bytes and the offset map a few bytes per non-ASCII scalar
+///   whose folded length differs (none for ASCII).
+public struct FoldedText: Sendable {
+  /// The original text.
+  private let source: Source
+  /// The folded UTF-8 bytes.
+  package let foldedBytes: [UInt8]
+  /// Folded positions → original UTF-8 offsets.
+  package let offsetMap: OffsetMap
+  /// The original's ill-formed UTF-8 sequences (empty for `String` input).
+  package let invalidSequences: [InvalidSequence]
+
+  private enum Source: Sendable {
+    case string(String)
+    case bytes([UInt8])
+  }
+
+  /// Folds a string.
+  ///
+  /// ```swift
+  /// let folded = FoldedText("Ça va? ÇA VA!")
+  /// folded.matches(of: "ca va").count  // 2
+  /// ```
+  ///
+  /// - Complexity: O(n) in the string's UTF-8 length.
+  public init(_ text: String) {
+    var text = text
+    text.makeContiguousUTF8()
+    let folding = text.utf8.withContiguousStorageIfAvailable { Self.fold($0) }!
+    source = .string(text)
+    foldedBytes = folding.folded
+    offsetMap = folding.map
+    invalidSequences = folding.invalidSequences
+  }
+
+  /// Folds raw UTF-8 bytes, which need not be valid.
+  ///
+  /// Each ill-formed sequence (a maximal subpart, as in `String(decoding:as:)`)
+  /// matches as U+FFFD, and ranges still refer to the original bytes, so
+  /// `byteRanges(of:)` slices exactly what was searched.
+  ///
+  /// ```swift
+  /// let folded = FoldedText(utf8: [0x43, 0x41, 0x46, 0xC3, 0x89, 0xFF])  // "CAFÉ" + 0xFF
+  /// folded.byteRanges(of: "café")  // [0..<5]
+  /// ```
+  ///
+  /// - Complexity: O(n) in the number of bytes.
+  public init(utf8 bytes: some Sequence<UInt8>) {
+    let bytes = Array(bytes)
+    let folding = bytes.withUnsafeBufferPointer { Self.fold($0) }
+    source = .bytes(bytes)
+    foldedBytes = folding.folded
+    offsetMap = folding.map
+    invalidSequences = folding.invalidSequences
+  }
+
+  /// The original text. For a `FoldedText` built from bytes, ill-formed
+  /// sequences appear as U+FFFD (as in `String(decoding:as:)`).
+  public var text: String {
+    switch source {
+    case .string(let string): string
+    case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+    }
+  }
+
+  /// The number of UTF-8 bytes of the original.
+  public var originalByteCount: Int { offsetMap.originalCount }
+
+  /// Calls `body` with the original UTF-8 bytes.
+  package func withOriginalBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    switch source {
+    case .string(let string):
+      // SAFETY: `init` made the string contiguous UTF-8, so storage is available.
+      return try string.utf8.withContiguousStorageIfAvailable(body)!
+    case .bytes(let bytes):
+      return try bytes.withUnsafeBufferPointer(body)
+    }
+  }
+}

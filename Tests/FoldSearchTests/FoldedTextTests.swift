@@ -1,0 +1,45 @@
+import FoldSearch
+import Testing
+
+@Suite("FoldedText basics")
+struct FoldedTextTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    var text: String
+    var query: String
+    var expected: [Range<Int>]
+    var testDescription: String { "\(text.debugDescription) / \(query.debugDescription)" }
+  }
+
+  static let cases: [Case] = [
+    Case(text: "café", query: "cafe", expected: [0..<5]),
+    Case(text: "CAFÉ", query: "cafe", expected: [0..<5]),
+    Case(text: "cafe\u{301}", query: "cafe", expected: [0..<6]),
+    Case(text: "cafe", query: "café", expected: [0..<4]),
+    Case(text: "straße", query: "STRASSE", expected: [0..<7]),
+    Case(text: "ß", query: "s", expected: []),
+    Case(text: "sss", query: "ß", expected: [0..<2]),
+    Case(text: "ßß", query: "ss", expected: [0..<2, 2..<4]),
+    Case(text: "ﬁne", query: "fine", expected: [0..<5]),
+    Case(text: "ﬁ", query: "i", expected: []),
+    Case(text: "aaaa", query: "aa", expected: [0..<2, 2..<4]),
+    Case(text: "e\u{301}", query: "\u{301}", expected: [1..<3]),
+    Case(text: "e\u{301}\u{301}", query: "\u{301}", expected: [1..<5]),
+    Case(text: "é", query: "\u{301}", expected: []),
+    Case(text: "a\u{301}e", query: "\u{301}e", expected: [1..<4]),
+    Case(text: "\u{301}e", query: "e", expected: [2..<3]),
+    Case(text: "한", query: "하", expected: []),
+    Case(text: "ᄒ\u{1161}\u{11AB}", query: "한", expected: [0..<9]),
+    Case(text: "日 cafe\u{301} x", query: "cafe", expected: [4..<10]),
+    Case(text: "abc", query: "  \n\t ", expected: []),
+    Case(text: "caf", query: "cafe", expected: []),
+    Case(text: "ΟΔΟΣ", query: "οδος", expected: [0..<8]),
+    Case(text: "İstanbul", query: "istanbul", expected: [0..<9]),
+    Case(text: "ısparta", query: "isparta", expected: []),
+    Case(text: "ø", query: "o", expected: []),
+  ]
+
+  @Test(arguments: cases)
+  func byteRanges(_ c: Case) {
+    #expect(FoldedText(c.text).byteRanges(of: c.query) == c.expected)
+  }
+}
