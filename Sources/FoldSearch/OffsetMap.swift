@@ -158,7 +158,8 @@ package struct OffsetMap: Sendable {
     let next = low < entries.count ? entries[low].folded : foldedCount
     guard k >= 0 else { return min(position, next) }
     let entry = entries[k]
-    if entry.isAtomic { return entry.folded }
+    // Past an atomic start lie only the ignorables after the expansion.
+    if entry.isAtomic { return position == entry.original ? entry.folded : next }
     return min(entry.folded + (position - entry.original), next)
   }
 

@@ -66,6 +66,22 @@ package enum UnicodeData {
     fsicu_general_category(scalar.value) == Int32(FSICU_CATEGORY_PRIVATE_USE)
   }
 
+  /// Every scalar whose fold may differ from itself (ignorable, changes when
+  /// case folded, or canonically decomposable), as closed ranges; all other
+  /// scalars fold to themselves. Computed by ICU from its property data.
+  package static func foldCandidateRanges() -> [ClosedRange<UInt32>] {
+    var capacity: Int32 = 4096
+    while true {
+      var buffer = [UInt32](repeating: 0, count: Int(capacity) * 2)
+      let count = fsicu_fold_candidate_ranges(&buffer, capacity)
+      precondition(count >= 0, "ICU could not build the fold candidate set")
+      if count <= capacity {
+        return (0..<Int(count)).map { buffer[2 * $0]...buffer[2 * $0 + 1] }
+      }
+      capacity = count
+    }
+  }
+
   private static func scalars(
     _ scalar: Unicode.Scalar,
     _ body: (UInt32, UnsafeMutablePointer<UInt32>?, Int32) -> Int32

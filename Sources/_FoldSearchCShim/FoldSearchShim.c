@@ -8,6 +8,7 @@
 
 #include <unicode/uchar.h>
 #include <unicode/unorm2.h>
+#include <unicode/uset.h>
 #include <unicode/ustring.h>
 #include <unicode/utf16.h>
 #include <unicode/uversion.h>
@@ -113,4 +114,28 @@ bool fsicu_is_white_space(uint32_t scalar) {
 
 int32_t fsicu_general_category(uint32_t scalar) {
   return (int32_t)u_charType((UChar32)scalar);
+}
+
+int32_t fsicu_fold_candidate_ranges(uint32_t *ranges, int32_t capacity) {
+  static const char pattern[] =
+      "[[:Grapheme_Extend:][:Emoji_Modifier:][:Changes_When_Casefolded:]"
+      "[:NFD_Quick_Check=No:]]";
+  UChar upattern[sizeof pattern];
+  u_charsToUChars(pattern, upattern, (int32_t)sizeof pattern);
+  UErrorCode status = U_ZERO_ERROR;
+  USet *set = uset_openPattern(upattern, (int32_t)(sizeof pattern - 1), &status);
+  if (U_FAILURE(status)) return -1;
+  int32_t count = uset_getRangeCount(set);
+  for (int32_t i = 0; i < count && i < capacity; i++) {
+    UChar32 start, end;
+    uset_getItem(set, i, &start, &end, NULL, 0, &status);
+    if (U_FAILURE(status)) {
+      uset_close(set);
+      return -1;
+    }
+    ranges[2 * i] = (uint32_t)start;
+    ranges[2 * i + 1] = (uint32_t)end;
+  }
+  uset_close(set);
+  return count;
 }

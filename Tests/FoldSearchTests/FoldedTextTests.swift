@@ -36,6 +36,11 @@ struct FoldedTextTests {
     Case(text: "İstanbul", query: "istanbul", expected: [0..<9]),
     Case(text: "ısparta", query: "isparta", expected: []),
     Case(text: "ø", query: "o", expected: []),
+    // Regression (found by the model test): a literal leading mark right
+    // after an atomic expansion, followed by another mark, mapped its folded
+    // position back to the expansion's start and produced an inverted range.
+    Case(text: "ß\u{301}\u{301}", query: "\u{301}", expected: [2..<6]),
+    Case(text: "ß\u{301}\u{301}x", query: "\u{301}X", expected: [2..<7]),
   ]
 
   @Test(arguments: cases)

@@ -60,6 +60,14 @@ bool fsicu_is_white_space(uint32_t scalar);
 /// 0 = unassigned, 17 = surrogate, 18 = private use; see uchar.h).
 int32_t fsicu_general_category(uint32_t scalar);
 
+/// The code points whose fold may differ from themselves: Grapheme_Extend,
+/// Emoji_Modifier, Changes_When_Casefolded, or with a canonical decomposition
+/// (NFD_Quick_Check=No). Writes up to `capacity` inclusive ranges as
+/// `ranges[2*i] = first, ranges[2*i+1] = last` and returns the number of
+/// ranges (which may exceed `capacity`; then call again with more room), or -1
+/// on an ICU error. Every code point outside these ranges folds to itself.
+int32_t fsicu_fold_candidate_ranges(uint32_t *ranges, int32_t capacity);
+
 /// The general category values `fsicu_general_category` can return that the
 /// engine cares about.
 enum {
