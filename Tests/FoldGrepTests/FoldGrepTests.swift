@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Runs the built `foldgrep` binary the way a person at a terminal would.
+@Suite("foldgrep")
+struct FoldGrepTests {
+  struct Run {
+    var status: Int32
+    var stdout: [UInt8]
+    var stderr: String
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+  }
+
+  /// The products directory: the test runner lives beside `foldgrep`.
+  static let binary: URL = {
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = runner.deletingLastPathComponent()
+    // On Linux the runner is `<products>/<Package>PackageTests.xctest`.
+    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("foldgrep").path),
+      directory.path != "/"
+    {
+      directory.deleteLastPathComponent()
+    }
+    return directory.appendingPathComponent("foldgrep")
+  }()
+
+  static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Run {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let input = Pipe()
+    let output = Pipe()
+    let error = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    input.fileHandleForWriting.write(Data(stdin))
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: Array(out), stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  /// A scratch directory with a few files, removed afterwards.
+  final class Scratch {
+    let url: URL
+    init() throws {
+      url = FileManager.default.temporaryDirectory.appendingPathComponent("foldgrep-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+      let path = url.appendingPathComponent(name).path
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      return path
+    }
+  }
+
+  static let french = Array("Le CAFÉ est ouvert\nrien ici\nun café, deux cafe\u{301}s\n".utf8)
+
+  @Test func printsMatchingLines() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("fr.txt", Self.french)
+    let run = try Self.run(["cafe", path])
+    #expect(run.status == 0)
+    #expect(run.out == "Le CAFÉ est ouvert\nun café, deux cafe\u{301}s\n")
+  }
+
+  @Test func countsLinesAndMatches() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("fr.txt", Self.french)
+    #expect(try Self.run(["-c", "CAFE", path]).out == "2\n")
+    #expect(try Self.run(["--count-matches", "CAFE", path]).out == "3\n")
+  }
+
+  @Test func onlyMatchingWithByteOffsetsSlicesTheFile() throws {
+    // Invalid UTF-8 before the matches must not shift the offsets.
+    let bytes: [UInt8] = [0xFF, 0x0A] + Array("x Straße y STRASSE".utf8) + [0xC3, 0x0A]
+    let scratch = try Scratch()
+    let path = try scratch.file("bin.txt", bytes)
+    let run = try Self.run(["-o", "-b", "strasse", path])
+    #expect(run.status == 0)
+    var offsets: [Int] = []
+    for line in run.out.split(separator: "\n") {
+      let parts = line.split(separator: ":", maxSplits: 1)
+      let offset = Int(parts[0])!
+      offsets.append(offset)
+      let match = Array(parts[1].utf8)
+      #expect(Array(bytes[offset..<offset + match.count]) == match)
+    }
+    #expect(offsets == [4, 14])
+  }
+
+  @Test func readsStandardInput() throws {
+    let run = try Self.run(["naive"], stdin: Array("a NAÏVE idea\nnothing\n".utf8))
+    #expect(run.status == 0)
+    #expect(run.out == "a NAÏVE idea\n")
+  }
+
+  @Test func exitStatusFollowsGrep() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("fr.txt", Self.french)
+    #expect(try Self.run(["cafe", path]).status == 0)
+    #expect(try Self.run(["zebra", path]).status == 1)
+    let missing = try Self.run(["cafe", scratch.url.appendingPathComponent("missing").path, path])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("missing"))
+    // The readable file is still searched, with file-name prefixes.
+    #expect(missing.out.contains("\(path):Le CAFÉ est ouvert"))
+    let quiet = try Self.run(["-q", "cafe", path])
+    #expect(quiet.status == 0 && quiet.stdout.isEmpty)
+    let directory = try Self.run(["cafe", scratch.url.path])
+    #expect(directory.status == 2)
+    #expect(directory.stderr.contains("Is a directory"))
+  }
+
+  @Test func rejectsEmptyQueriesAndUnknownOptions() throws {
+    let empty = try Self.run(["  ", "/dev/null"])
+    #expect(empty.status == 2)
+    #expect(empty.stderr.contains("empty query"))
+    let unknown = try Self.run(["--frobnicate", "x"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("unknown option"))
+    #expect(try Self.run(["--help"]).status == 0)
+  }
+
+  @Test func lineNumbersAndFileNames() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("fr.txt", Self.french)
+    #expect(try Self.run(["-n", "cafe", path]).out == "1:Le CAFÉ est ouvert\n3:un café, deux cafe\u{301}s\n")
+    #expect(try Self.run(["-H", "-c", "cafe", path]).out == "\(path):2\n")
+    #expect(try Self.run(["-h", "-c", "cafe", path, path]).out == "2\n2\n")
+  }
+}
