@@ -1,0 +1,28 @@
+import FoldSearch
+import Testing
+
+/// The README's and doc comments' examples, checked as written.
+@Suite("Documented examples")
+struct ReadmeExampleTests {
+  @Test func readmeLibraryExample() {
+    let text = FoldedText("Crème brûlée at the CAFÉ on Straße 5, then café au lait")
+    #expect(text.matches(of: "cafe").map { String(text.text[$0]) } == ["CAFÉ", "café"])
+    #expect(text.byteRanges(of: "STRASSE") == [32..<39])
+    #expect(text.matches(of: "creme brulee").map { String(text.text[$0]) } == ["Crème brûlée"])
+    #expect("Le CAFÉ et le café".foldedRanges(of: "cafe").count == 2)
+    let bytes: [UInt8] = Array("\u{FEFF}Ça va".utf8) + [0xFF]
+    #expect(FoldedText(utf8: bytes).byteRanges(of: "ca va") == [3..<9])
+  }
+
+  @Test func docCommentExamples() {
+    let text = FoldedText("Crème brûlée at the CAFÉ, Straße 5")
+    #expect(text.matches(of: "cafe").map { String(text.text[$0]) } == ["CAFÉ"])
+    #expect(text.byteRanges(of: "strasse") == [27..<34])
+    #expect(FoldedText("Ça va? ÇA VA!").matches(of: "ca va").count == 2)
+    #expect(FoldedText(utf8: [0x43, 0x41, 0x46, 0xC3, 0x89, 0xFF]).byteRanges(of: "café") == [0..<5])
+    #expect(FoldedText("Straße, STRASSE").byteRanges(of: "strasse") == [0..<7, 9..<16])
+    let angstrom = FoldedText("Ångström, angstrom")
+    #expect(angstrom.matches(of: "ANGSTROM").count == 2)
+    #expect("Le CAFÉ et le café".foldedRanges(of: "cafe").count == 2)
+  }
+}
