@@ -8,7 +8,7 @@
 /// ```swift
 /// let text = FoldedText("Crème brûlée at the CAFÉ, Straße 5")
 /// text.matches(of: "cafe")      // the range of "CAFÉ"
-/// text.byteRanges(of: "strasse") // [27..<34]: UTF-8 offsets of "Straße"
+/// text.byteRanges(of: "strasse") // [30..<37]: UTF-8 offsets of "Straße"
 /// ```
 ///
 /// Matching follows the `foundation` profile (see the README): full case
