@@ -1,0 +1,116 @@
+import FoldSearch
+
+/// Runs the engine and the reference on the same input and classifies any
+/// disagreement against the deviations documented in SEMANTICS.md.
+///
+/// ## Classification
+///
+/// Given the engine's and the reference's byte ranges for one (text, query):
+///
+/// 1. **Equal** → ``Verdict/agree``.
+/// 2. **D1 normalization.** Each reference match's end is extended over the
+///    ignorable scalars (`UnicodeData.isIgnorable`) that directly follow it in
+///    the text, and a reference match that starts before the previous
+///    (extended) match's end is dropped (the reference resumed inside marks the
+///    engine had already consumed). If the result equals the engine's →
+///    `.explained(.d1)`.
+/// 3. **Local explanation.** Otherwise the normalized reference list and the
+///    engine's list are compared range by range. Ranges present in both are
+///    common; the others are grouped into *difference clusters* of ranges
+///    that overlap (directly or through a chain). A cluster is one divergence
+///    and the cascade it causes (a different match shifts where the next
+///    search resumes, so the following ranges overlap the first). Each
+///    cluster's *region* is its first differing range united with the other
+///    side's ranges that overlap it (when the other side has no match there,
+///    just that range). A region is explained by the first of these triggers
+///    found in the region's text scalars or in the query:
+///    - **D2**: a supplementary-plane scalar that changes when case folded;
+///    - **D3**: a scalar ≥ U+0510 directly followed by an ignorable scalar
+///      (in the text, the following scalar may lie just past the region),
+///      where that scalar changes when case folded or the other side holds a
+///      scalar that does and has the same case fold (a case difference);
+///    - **D4**: a scalar whose reference data is wrong or missing: a
+///      decomposable whose decomposition is X + U+0338 (negated symbols),
+///      U+1FCD–1FCF, U+1FDD–1FDF, a supplementary-plane scalar with a
+///      canonical decomposition, U+1C80–1C89, U+A7CB, A7CC, A7DA, A7DC;
+///    - **D5**: a precomposed scalar whose canonical decomposition has two or
+///      more scalars, the first ≥ U+0510, on one side (region or query), while
+///      the other side spells its base (same case fold) directly followed by
+///      an ignorable scalar or by one of the precomposed scalar's other
+///      decomposition scalars: mixed precomposed/decomposed spelling.
+///
+///    Every cluster must be explained, else the verdict is
+///    ``Verdict/unexplained``; when all are, the first cluster's deviation is
+///    reported. A trigger elsewhere in the text never explains a difference.
+///
+/// All Unicode properties come from `UnicodeData` (ICU 72), like the engine's.
+public enum Comparator {
+  /// Runs `FoldedText(text).byteRanges(of:)` and the reference on the same
+  /// input and classifies the outcome.
+  ///
+  /// - Complexity: dominated by the reference, O(*n*·*m*) per match.
+  public static func compare(text: String, query: String) -> Comparison {
+    let engine = FoldedText(text).byteRanges(of: query)
+    let reference = ReferenceMatcher.byteRanges(of: query, in: text)
+    let analysis = analyze(text: text, query: query, engine: engine, reference: reference)
+    return Comparison(
+      text: text,
+      query: query,
+      engine: engine,
+      reference: reference,
+      verdict: analysis.verdict,
+      region: analysis.region
+    )
+  }
+
+  /// Classifies given engine and reference results for `query` in `text`
+  /// (UTF-8 byte ranges), following the rules in the type's discussion.
+  ///
+  /// Neither matcher is run: this is the pure decision, testable with
+  /// synthetic results.
+  ///
+  /// - Complexity: O((*n* + *k*) log *k* + *k*·(*n* + *m*)) for a text of *n*
+  ///   scalars, a query of *m* scalars and *k* ranges.
+  public static func classify(
+    text: String,
+    query: String,
+    engine: [Range<Int>],
+    reference: [Range<Int>]
+  ) -> Verdict {
+    analyze(text: text, query: query, engine: engine, reference: reference).verdict
+  }
+
+  /// A verdict and the region it rests on.
+  struct Analysis {
+    var verdict: Verdict
+    var region: Range<Int>?
+  }
+
+  static func analyze(
+    text: String,
+    query: String,
+    engine: [Range<Int>],
+    reference: [Range<Int>]
+  ) -> Analysis {
+    if engine == reference { return Analysis(verdict: .agree) }
+    let layout = TextLayout(text)
+    let normalized = extendingTrailingIgnorables(reference, in: layout)
+    if normalized == engine { return Analysis(verdict: .explained(.d1)) }
+
+    let queryScalars = Array(query.unicodeScalars)
+    let regions = differenceRegions(engine: engine, reference: normalized)
+    guard let firstRegion = regions.first else {
+      // Same ranges in a different order or with duplicates: not a shape either
+      // matcher may produce.
+      return Analysis(verdict: .unexplained)
+    }
+    var first: Deviation?
+    for region in regions {
+      guard let deviation = explanation(of: region, in: layout, query: queryScalars) else {
+        return Analysis(verdict: .unexplained, region: region)
+      }
+      if first == nil { first = deviation }
+    }
+    return Analysis(verdict: .explained(first!), region: firstRegion)
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The Foundation oracle: the seed's search loop, verbatim.
+///
+/// On Linux, `StringProtocol.range(of:options:range:)` bridges to `NSString` and
+/// then to CoreFoundation's `CFStringFindWithOptionsAndLocale` with a `nil`
+/// locale (see SEMANTICS.md, "The reference matcher"). This type runs exactly
+/// the loop the engine is measured against:
+///
+/// 1. trim the query of `.whitespacesAndNewlines`; an empty needle finds nothing;
+/// 2. search `[.caseInsensitive, .diacriticInsensitive]` from the current start;
+/// 3. stop on `nil` or an empty range, otherwise record the match and resume
+///    at its `upperBound` (matches never overlap).
+///
+/// It is an oracle for small differential inputs, not a search engine: every
+/// call bridges the whole text and scans it naively.
+public enum ReferenceMatcher {
+  /// The reference's matches of `query` in `text`, leftmost first.
+  ///
+  /// - Complexity: O(*n*·*m*) per match found, where *n* is the length of
+  ///   `text` and *m* the length of the trimmed `query` (CoreFoundation's naive
+  ///   scan), plus bridging `text` to `NSString` on every call.
+  public static func matches(of query: String, in text: String) -> [Range<String.Index>] {
+    let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !needle.isEmpty else { return [] }
+    var found: [Range<String.Index>] = []
+    var start = text.startIndex
+    while let range = text.range(
+      of: needle,
+      options: [.caseInsensitive, .diacriticInsensitive],
+      range: start..<text.endIndex
+    ), !range.isEmpty {
+      found.append(range)
+      start = range.upperBound
+    }
+    return found
+  }
+
+  /// The reference's matches of `query` in `text` as UTF-8 offsets into `text`.
+  ///
+  /// The same matches as ``matches(of:in:)``, each expressed as a half-open
+  /// range of byte offsets into `text.utf8`, which is how the comparator lines
+  /// them up with `FoldedText.byteRanges(of:)`.
+  ///
+  /// - Complexity: as ``matches(of:in:)``, plus O(*n*) to convert the indices.
+  public static func byteRanges(of query: String, in text: String) -> [Range<Int>] {
+    matches(of: query, in: text).map { range in
+      let lower = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+      let upper = text.utf8.distance(from: text.startIndex, to: range.upperBound)
+      return lower..<upper
+    }
+  }
+}
