@@ -13,9 +13,8 @@ import _FoldSearchBytes
 /// at the accepted match's end (leftmost first, non-overlapping), or one byte
 /// after a rejected candidate.
 ///
-/// A query that starts with an ignorable scalar is matched from the original
-/// bytes instead: occurrences of that scalar, each followed by the rest of the
-/// folded query at the corresponding folded position.
+/// A query that starts with an ignorable scalar is matched from both buffers:
+/// see ``FoldedQuery/LeadingMark``.
 ///
 /// ## Invariants
 /// Returned ranges are non-empty, strictly increasing, non-overlapping, lie on
@@ -77,12 +76,21 @@ extension FoldedText {
   }
 
   package func byteRanges(of query: FoldedQuery) -> [Range<Int>] {
-    if let prefix = query.literalPrefix {
-      return literalPrefixRanges(prefix: prefix, rest: query.folded)
+    if let mark = query.leadingMark {
+      return leadingMarkRanges(mark: mark, rest: query.folded)
     }
     var result: [Range<Int>] = []
-    let needle = query.folded
-    guard needle.count <= foldedBytes.count else { return [] }
+    foldedCandidates(needle: query.folded, overlapping: false) { result.append($0) }
+    return result
+  }
+
+  /// Reports every occurrence of `needle` in the folded bytes whose ends are
+  /// source-scalar boundaries, as original ranges, in increasing order. With
+  /// `overlapping` false, the search resumes at each reported match's end.
+  private func foldedCandidates(
+    needle: [UInt8], overlapping: Bool, _ report: (Range<Int>) -> Void
+  ) {
+    guard !needle.isEmpty, needle.count <= foldedBytes.count else { return }
     let searcher = ByteSearcher(needle: needle)
     let map = offsetMap
     var startCursor = OffsetMap.Cursor()
@@ -93,33 +101,46 @@ extension FoldedText {
         guard let lower = startCursor.originalOffset(ofFolded: start, in: map),
           let upper = endCursor.originalOffset(ofFolded: end, in: map)
         else { return start + 1 }
-        result.append(lower..<upper)
-        return end
+        report(lower..<upper)
+        return overlapping ? start + 1 : end
       }
     }
-    return result
   }
 
-  /// Matches a query whose first scalar is ignorable: that scalar literally in
-  /// the original, then `rest` in the folded bytes right after it.
-  private func literalPrefixRanges(prefix: [UInt8], rest: [UInt8]) -> [Range<Int>] {
-    var result: [Range<Int>] = []
+  /// Matches a query that starts with an ignorable scalar: a text scalar that
+  /// matches the leading mark (see ``FoldedQuery/LeadingMark``), then `rest`
+  /// in the folded bytes right after it.
+  ///
+  /// Candidates come from two places — non-ignorable scalars folding to the
+  /// mark's key (in the folded bytes) and ignorable scalars with the same key
+  /// (in the original bytes) — so all are collected, overlapping, and the
+  /// leftmost non-overlapping ones kept.
+  private func leadingMarkRanges(mark: FoldedQuery.LeadingMark, rest: [UInt8]) -> [Range<Int>] {
+    var candidates: [Range<Int>] = []
+    foldedCandidates(needle: mark.key + rest, overlapping: true) { candidates.append($0) }
     let map = offsetMap
     let folded = foldedBytes
-    let searcher = ByteSearcher(needle: prefix)
     withOriginalBytes { original in
-      // Occurrences of a whole well-formed scalar's bytes always decode as
-      // that scalar: its lead byte can never be taken as a continuation.
-      searcher.forEachOccurrence(in: original, from: 0) { start in
-        let restStart = map.foldedOffset(ofOriginal: start + prefix.count)
-        let restEnd = restStart + rest.count
-        guard restEnd <= folded.count,
-          rest.isEmpty || folded[restStart..<restEnd].elementsEqual(rest),
-          let upper = map.originalOffset(ofFolded: restEnd)
-        else { return start + 1 }
-        result.append(start..<upper)
-        return upper
+      for spelling in mark.ignorableSpellings {
+        // Occurrences of a whole well-formed scalar's bytes always decode as
+        // that scalar: its lead byte can never be taken as a continuation.
+        ByteSearcher(needle: spelling).forEachOccurrence(in: original, from: 0) { start in
+          let restStart = map.foldedOffset(ofOriginal: start + spelling.count)
+          let restEnd = restStart + rest.count
+          if restEnd <= folded.count,
+            rest.isEmpty || folded[restStart..<restEnd].elementsEqual(rest),
+            let upper = map.originalOffset(ofFolded: restEnd)
+          {
+            candidates.append(start..<upper)
+          }
+          return start + 1
+        }
       }
+    }
+    candidates.sort { $0.lowerBound < $1.lowerBound }
+    var result: [Range<Int>] = []
+    for candidate in candidates where candidate.lowerBound >= (result.last?.upperBound ?? 0) {
+      result.append(candidate)
     }
     return result
   }

@@ -4,7 +4,7 @@ extension Comparator {
   /// The deviation that explains a difference in `region`, judged only by the
   /// text scalars starting in the region (and, for "directly followed by", the
   /// scalar right after each) and by the query's scalars; `nil` when none of
-  /// D2–D5's triggers is present.
+  /// D2–D9's triggers is present.
   static func explanation(
     of region: Range<Int>,
     in layout: TextLayout,
@@ -16,6 +16,13 @@ extension Comparator {
       index + 1 < layout.scalars.count ? (layout.scalars[index], layout.scalars[index + 1]) : nil
     }
     let queryPairs = Array(zip(query, query.dropFirst()))
+    // For D5 and D7 the region reaches as many scalars past its end as the
+    // query has: where the reference matched there, it may report a range
+    // that stops short of what it matched (text "ᆭジ\u{3099}", query
+    // "ᆭシ\u{3099}\u{5B8}": reference [0,3), just "ᆭ").
+    let reach = indices.lowerBound..<min(layout.scalars.count, indices.upperBound + query.count)
+    let reachScalars = Array(layout.scalars[reach])
+    let reachPairs = Array(zip(reachScalars, reachScalars.dropFirst()))
 
     if regionScalars.contains(where: isSupplementaryCased)
       || query.contains(where: isSupplementaryCased)
@@ -32,12 +39,58 @@ extension Comparator {
     {
       return .d4
     }
-    if hasMixedSpelling(precomposed: regionScalars, decomposed: queryPairs)
-      || hasMixedSpelling(precomposed: query, decomposed: textPairs)
+    if hasMixedSpelling(precomposed: reachScalars, decomposed: queryPairs)
+      || hasMixedSpelling(precomposed: query, decomposed: reachPairs)
     {
       return .d5
     }
+    // D9 is a property of the query's shape: it goes first among D6–D9.
+    let trimmed = query.filter { !FoldedQuery.isTrimmed($0) }
+    let leadingMarks = trimmed.prefix(while: UnicodeData.isIgnorable).count
+    if leadingMarks >= 2 || (leadingMarks > 0 && leadingMarks == trimmed.count) {
+      return .d9
+    }
+    if regionScalars.contains("\u{345}") || query.contains("\u{345}") {
+      return .d6
+    }
+    if query.contains(where: isExpansion)
+      && (reachScalars.contains(where: changesWhenFolded) || !spellsQuery(regionScalars, query))
+      || reachScalars.contains(where: isExpansion) && query.contains(where: changesWhenFolded)
+    {
+      return .d7
+    }
+    if regionScalars.contains(where: isEmojiModifier) || query.contains(where: isEmojiModifier) {
+      return .d8
+    }
     return nil
+  }
+
+  /// Whether `scalars` fold to exactly what `query` folds to: false shows a
+  /// range that cannot be a match under the rules (D7's evidence when the
+  /// reference reports it: text "ほᎸ", query "ぼ" = ほ + U+3099).
+  static func spellsQuery(_ scalars: [Unicode.Scalar], _ query: [Unicode.Scalar]) -> Bool {
+    var text = String.UnicodeScalarView()
+    text.append(contentsOf: scalars)
+    var queryText = String.UnicodeScalarView()
+    queryText.append(contentsOf: query)
+    guard let folded = FoldedQuery(String(queryText)), folded.leadingMark == nil else { return true }
+    return FoldedText(String(text)).foldedBytes == folded.folded
+  }
+
+  /// D7's query trigger: a scalar that folds to several scalars (ß, ﬆ, 간 …).
+  static func isExpansion(_ scalar: Unicode.Scalar) -> Bool {
+    if case .scalars(let folded) = FoldRule.fold(scalar) { return folded.count > 1 }
+    return false
+  }
+
+  /// D7's text trigger: a scalar that does not fold to itself.
+  static func changesWhenFolded(_ scalar: Unicode.Scalar) -> Bool {
+    FoldRule.fold(scalar) != .scalars([scalar])
+  }
+
+  /// D8's trigger: an emoji modifier (skin tone), U+1F3FB…U+1F3FF.
+  static func isEmojiModifier(_ scalar: Unicode.Scalar) -> Bool {
+    (0x1F3FB...0x1F3FF).contains(scalar.value)
   }
 
   /// D2's trigger: a scalar outside the BMP that changes when case folded.

@@ -13,7 +13,10 @@ import FoldSearch
 ///    the text, and a reference match that starts before the previous
 ///    (extended) match's end is dropped (the reference resumed inside marks the
 ///    engine had already consumed). If the result equals the engine's →
-///    `.explained(.d1)`.
+///    `.explained(.d1)`. So is, in ``compare(text:query:)`` (which runs the
+///    live reference), an engine result equal to the reference loop run *as
+///    under D1* (each end extended, the next search resumed there): D1 can
+///    change where the next search starts.
 /// 3. **Local explanation.** Otherwise the normalized reference list and the
 ///    engine's list are compared range by range. Ranges present in both are
 ///    common; the others are grouped into *difference clusters* of ranges
@@ -33,11 +36,21 @@ import FoldSearch
 ///      decomposable whose decomposition is X + U+0338 (negated symbols),
 ///      U+1FCD–1FCF, U+1FDD–1FDF, a supplementary-plane scalar with a
 ///      canonical decomposition, U+1C80–1C89, U+A7CB, A7CC, A7DA, A7DC;
-///    - **D5**: a precomposed scalar whose canonical decomposition has two or
+///    - **D5**: (judged over the region and, past its end, as many scalars
+///      as the query has) a precomposed scalar whose canonical decomposition has two or
 ///      more scalars, the first ≥ U+0510, on one side (region or query), while
 ///      the other side spells its base (same case fold) directly followed by
 ///      an ignorable scalar or by one of the precomposed scalar's other
-///      decomposition scalars: mixed precomposed/decomposed spelling.
+///      decomposition scalars: mixed precomposed/decomposed spelling;
+///    - **D9** (checked before D6–D8): a query that starts with two or more
+///      ignorable scalars or is made only of them;
+///    - **D6**: U+0345 in the region or the query;
+///    - **D7**: an expansion (a scalar folding to several) in the query while
+///      the region's reach holds a scalar that does not fold to itself, or the
+///      region does not fold to what the query folds to; or an expansion in
+///      the region's reach while the query holds a scalar that does not fold
+///      to itself;
+///    - **D8**: an emoji modifier (U+1F3FB…1F3FF) in the region or the query.
 ///
 ///    Every cluster must be explained, else the verdict is
 ///    ``Verdict/unexplained``; when all are, the first cluster's deviation is
@@ -52,7 +65,9 @@ public enum Comparator {
   public static func compare(text: String, query: String) -> Comparison {
     let engine = FoldedText(text).byteRanges(of: query)
     let reference = ReferenceMatcher.byteRanges(of: query, in: text)
-    let analysis = analyze(text: text, query: query, engine: engine, reference: reference)
+    let analysis = analyze(
+      text: text, query: query, engine: engine, reference: reference,
+      resumedReference: { ReferenceMatcher.byteRangesResumingAfterTrailingMarks(of: query, in: text) })
     return Comparison(
       text: text,
       query: query,
@@ -90,12 +105,16 @@ public enum Comparator {
     text: String,
     query: String,
     engine: [Range<Int>],
-    reference: [Range<Int>]
+    reference: [Range<Int>],
+    resumedReference: (() -> [Range<Int>])? = nil
   ) -> Analysis {
     if engine == reference { return Analysis(verdict: .agree) }
     let layout = TextLayout(text)
     let normalized = extendingTrailingIgnorables(reference, in: layout)
     if normalized == engine { return Analysis(verdict: .explained(.d1)) }
+    if engine.count > 1, let resumed = resumedReference?(), resumed == engine {
+      return Analysis(verdict: .explained(.d1))
+    }
 
     let queryScalars = Array(query.unicodeScalars)
     let regions = differenceRegions(engine: engine, reference: normalized)

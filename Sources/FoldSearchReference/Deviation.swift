@@ -1,7 +1,8 @@
 /// A documented, deliberate deviation of the engine from the Foundation reference.
 ///
-/// The cases mirror D1–D5 in SEMANTICS.md ("Deliberate deviations from the
-/// reference"); ``Comparator`` attributes a disagreement to one of them only
+/// D1–D5 mirror SEMANTICS.md ("Deliberate deviations from the reference");
+/// D6–D9 are reference bugs found by the differential fuzzer, each documented
+/// with a minimal input in the README. ``Comparator`` attributes a disagreement to one of them only
 /// when the disagreement shows that deviation's trigger locally.
 public enum Deviation: String, CaseIterable, Sendable {
   /// D1 — trailing marks: the engine's match end always extends over the
@@ -22,4 +23,28 @@ public enum Deviation: String, CaseIterable, Sendable {
   /// D5 — mixed normalization above U+0510: a precomposed scalar whose base is
   /// U+0510 or above does not match its decomposed spelling on the other side.
   case d5 = "D5"
+  /// D6 — U+0345 COMBINING GREEK YPOGEGRAMMENI is only an ignorable mark.
+  /// The reference also lets a text U+0345 match a query ι (text "a\u{345}",
+  /// query "ι": reference [1,3), the lone mark), while skipping it elsewhere.
+  case d6 = "D6"
+  /// D7 — expansions (ß, ligatures, Hangul syllables: one scalar folding to
+  /// several) against folded or marked spellings on the other side. The
+  /// reference matches a query expansion's tail against a different letter
+  /// (text "sé", query "ﬆ" = "st": reference [0,3), while "sx" does not
+  /// match), splits a text expansion with a truncated range (text "stﬂ",
+  /// query "ﬆf\u{E49}": reference [0,2)), and does not skip a query mark
+  /// inside a text expansion (text "ß", query "S\u{941}S": no match). The
+  /// engine applies rules 2, 4 and 6 as written.
+  case d7 = "D7"
+  /// D8 — emoji modifiers are skipped everywhere. The reference does not skip
+  /// a skin-tone modifier inside a text match or against a different one
+  /// (text "👍🏼", query "👍🏻": no match; text "❤🏻🇴", query "❤🇴": no match).
+  case d8 = "D8"
+  /// D9 — queries that start with two or more marks, or are only marks. The
+  /// engine matches the first mark by itself and skips the others (rule 2);
+  /// the reference's results depend on what precedes the text position:
+  /// query "\u{5B0}\u{93C}\u{94D}द" finds "\u{93C}\u{94D}द" after "ज" but
+  /// not at the start of a text; query "🏻🏻" in "👩🏻🏻" gives [0,4) = "👩"
+  /// (a range without the query's marks) and then [4,12).
+  case d9 = "D9"
 }

@@ -1,3 +1,4 @@
+import FoldSearch
 import Foundation
 
 /// The Foundation oracle: the seed's search loop, verbatim.
@@ -49,5 +50,39 @@ public enum ReferenceMatcher {
       let upper = text.utf8.distance(from: text.startIndex, to: range.upperBound)
       return lower..<upper
     }
+  }
+
+  /// The reference's search loop as it would run under deviation D1: each
+  /// match's end is extended over the ignorable scalars that directly follow
+  /// it, and the next search resumes there.
+  ///
+  /// Used by the comparator when D1 changes *where the next search starts*
+  /// (a query that starts with a mark can match a mark the engine's previous
+  /// match already covered), which no after-the-fact extension reproduces.
+  ///
+  /// - Complexity: as ``matches(of:in:)``.
+  public static func byteRangesResumingAfterTrailingMarks(
+    of query: String, in text: String
+  ) -> [Range<Int>] {
+    let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !needle.isEmpty else { return [] }
+    var found: [Range<Int>] = []
+    var start = text.startIndex
+    while let range = text.range(
+      of: needle,
+      options: [.caseInsensitive, .diacriticInsensitive],
+      range: start..<text.endIndex
+    ), !range.isEmpty {
+      var end = range.upperBound
+      let scalars = text.unicodeScalars
+      while end < text.endIndex, UnicodeData.isIgnorable(scalars[end]) {
+        end = scalars.index(after: end)
+      }
+      found.append(
+        text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+          ..< text.utf8.distance(from: text.startIndex, to: end))
+      start = end
+    }
+    return found
   }
 }

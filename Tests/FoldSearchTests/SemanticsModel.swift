@@ -14,7 +14,10 @@ enum SemanticsModel {
     while let last = scalars.last, FoldedQuery.isTrimmed(last) { scalars.removeLast() }
     guard !scalars.isEmpty else { return [] }
     var literal: Unicode.Scalar? = nil
-    if UnicodeData.isIgnorable(scalars[0]) { literal = scalars.removeFirst() }
+    if let lead = FoldedQuery.leadingMark(of: scalars) {
+      literal = lead
+      scalars.removeFirst()
+    }
     let needle: [UInt8] = scalars.flatMap(foldedBytes)
 
     let textScalars = Array(text.unicodeScalars)
@@ -25,7 +28,7 @@ enum SemanticsModel {
 
     /// The end scalar index if the folds from `i` on spell exactly `needle`
     /// (ignorables contribute nothing), else nil.
-    func spell(from i: Int) -> Int? {
+    func spell(from i: Int, _ needle: [UInt8] = needle) -> Int? {
       var collected: [UInt8] = []
       var j = i
       while collected.count < needle.count, j < textScalars.count {
@@ -44,7 +47,17 @@ enum SemanticsModel {
     var i = 0
     while i < textScalars.count {
       if let literal {
-        if textScalars[i] == literal, let end = spell(from: i + 1) {
+        // A leading mark matches an ignorable text scalar with the same key,
+        // or a non-ignorable one folding to that key.
+        let key = FoldedQuery.markKey(literal)
+        let keyBytes = key.flatMap { Array(String($0).utf8) }
+        var end: Int? = nil
+        if ignorable[i] {
+          if FoldedQuery.markKey(textScalars[i]) == key { end = spell(from: i + 1) }
+        } else {
+          end = spell(from: i, keyBytes + needle)
+        }
+        if let end {
           let stop = extend(end)
           result.append(offsets[i]..<offsets[stop])
           i = stop

@@ -68,6 +68,27 @@ int32_t fsicu_general_category(uint32_t scalar);
 /// on an ICU error. Every code point outside these ranges folds to itself.
 int32_t fsicu_fold_candidate_ranges(uint32_t *ranges, int32_t capacity);
 
+// MARK: Peers (FoldSearchPeers.c)
+
+/// Counts the non-overlapping matches of `query` in `text` (both UTF-8,
+/// lengths in bytes) found by ICU `usearch` with a collator for `locale`
+/// (NULL or "" for the root locale) at primary strength — the equivalence
+/// Chromium's find-in-page uses. Includes the UTF-8 → UTF-16 conversion.
+/// Returns -1 on an ICU error, an empty query, or a text over 1 GiB.
+/// Thread-safe: opens and closes its own collator and searcher.
+int64_t fsicu_usearch_count(const char *text, int64_t textLength,
+                            const char *query, int64_t queryLength,
+                            const char *locale);
+
+/// The classic ICU fold pipeline: UTF-8 → UTF-16, full case folding, NFD,
+/// nonspacing marks (Mn) removed, back to UTF-8 into `out`. Returns the
+/// folded length (which may exceed `capacity`: then `out` is truncated and
+/// the call should be repeated with room for the returned length) or -1 on
+/// error. No offset map: this is the baseline FoldSearch must beat.
+/// Thread-safe.
+int64_t fsicu_pipeline_fold(const char *text, int64_t length, char *out,
+                            int64_t capacity);
+
 /// The general category values `fsicu_general_category` can return that the
 /// engine cares about.
 enum {
