@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "FoldSearchReference", targets: ["FoldSearchReference"]),
     .executable(name: "foldgrep", targets: ["foldgrep"]),
     .executable(name: "foldfuzz", targets: ["foldfuzz"]),
+    .executable(name: "foldbench", targets: ["foldbench"]),
   ],
   targets: [
     .systemLibrary(
@@ -49,6 +50,11 @@ let package = Package(
     .executableTarget(
       name: "foldfuzz",
       dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"]
+    ),
+    .executableTarget(
+      name: "foldbench",
+      dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchBytes", "_FoldSearchCShim"],
+      path: "Benchmarks/foldbench"
     ),
     .testTarget(
       name: "_FoldSearchBytesTests",

@@ -4,9 +4,11 @@
 // Both functions take UTF-8 and do the UTF-16 conversion ICU needs
 // themselves: that conversion is part of what a UTF-8 caller pays.
 
+#define _GNU_SOURCE  // memmem
 #include "FoldSearchShim.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unicode/uchar.h>
 #include <unicode/ucol.h>
 #include <unicode/unorm2.h>
@@ -110,4 +112,19 @@ done:
   free(folded);
   free(decomposed);
   return result;
+}
+
+int64_t fsicu_memmem_count(const uint8_t *haystack, int64_t length,
+                           const uint8_t *needle, int64_t needleLength) {
+  if (needleLength <= 0) return 0;
+  int64_t count = 0;
+  const uint8_t *at = haystack;
+  const uint8_t *end = haystack + length;
+  while (end - at >= needleLength) {
+    const uint8_t *found = memmem(at, (size_t)(end - at), needle, (size_t)needleLength);
+    if (!found) break;
+    count++;
+    at = found + needleLength;
+  }
+  return count;
 }

@@ -89,6 +89,11 @@ int64_t fsicu_usearch_count(const char *text, int64_t textLength,
 int64_t fsicu_pipeline_fold(const char *text, int64_t length, char *out,
                             int64_t capacity);
 
+/// Counts the non-overlapping occurrences of `needle` in `haystack` with
+/// glibc's `memmem` (a peer for byte search; not ICU). Thread-safe.
+int64_t fsicu_memmem_count(const uint8_t *haystack, int64_t length,
+                           const uint8_t *needle, int64_t needleLength);
+
 /// The general category values `fsicu_general_category` can return that the
 /// engine cares about.
 enum {

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Command-line options of `foldbench`.
+struct BenchOptions {
+  var runs = 5
+  var sliceMiB = 8.0
+  var csvPath: String? = nil
+  var needles: [Needle] = Needle.standard
+  var files: [String] = []
+  var skipSlowPeers = false
+
+  static let usage = """
+    usage: foldbench [--runs N] [--slice-mib M] [--csv FILE] [--needle QUERY]... [--no-slow-peers] [FILE...]
+
+    Measures FoldSearch side by side with its peers in one run, on the bundled
+    sample (Corpus/sample/*.txt, concatenated) or on the files given:
+      fold      building a FoldedText (folded bytes + offset map)
+      search    byteRanges(of:) over a built FoldedText, ranges materialized
+      one-shot  FoldedText + search from a String
+    and the Foundation reference loop, ICU usearch (root, primary strength),
+    the ICU fold pipeline + Horspool, Horspool / Two-Way / glibc memmem over the
+    pre-folded bytes, and memcpy of the input.
+
+    Figures are MB/s of original bytes: median of N runs [min–max], and the
+    ratio to the Foundation reference in the same run. Slow peers (the
+    reference and usearch) run on the first M MiB of the input (default 8).
+    Match counts are checked; a mismatch prints MISMATCH and exits 1.
+
+    """
+
+  static func parse(_ arguments: [String]) -> BenchOptions {
+    var options = BenchOptions()
+    var custom: [Needle] = []
+    var i = 0
+    func value() -> String {
+      i += 1
+      guard i < arguments.count else { fail("missing value for \(arguments[i - 1])") }
+      return arguments[i]
+    }
+    while i < arguments.count {
+      switch arguments[i] {
+      case "--runs":
+        guard let n = Int(value()), n > 0 else { fail("--runs needs a positive number") }
+        options.runs = n
+      case "--slice-mib":
+        guard let m = Double(value()), m > 0 else { fail("--slice-mib needs a positive number") }
+        options.sliceMiB = m
+      case "--csv": options.csvPath = value()
+      case "--needle":
+        custom.append(Needle(kind: "custom", query: value(), usearchAgrees: false, pipelineAgrees: false))
+      case "--no-slow-peers": options.skipSlowPeers = true
+      case "--help", "-h":
+        print(usage)
+        exit(0)
+      case let argument where argument.hasPrefix("-"):
+        fail("unknown option \(argument)\n\(usage)")
+      case let file:
+        options.files.append(file)
+      }
+      i += 1
+    }
+    if !custom.isEmpty { options.needles = custom }
+    return options
+  }
+}
+
+func fail(_ message: String) -> Never {
+  let line = Array("foldbench: \(message)\n".utf8)
+  _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(2)
+}

@@ -1,0 +1,116 @@
+// foldbench — FoldSearch side by side with Foundation, ICU and the hardware
+// floor, in one run, on the same bytes. See `foldbench --help`.
+
+import FoldSearch
+import _FoldSearchBytes
+import _FoldSearchCShim
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+// The fold table's first use, before anything else in this process touches it.
+let firstUseStart = now()
+_ = FoldTable.shared
+let firstUse = now() - firstUseStart
+let corpus = Corpus.load(options.files)
+let bytes = corpus.bytes
+var text = String(decoding: bytes, as: UTF8.self)
+text.makeContiguousUTF8()
+guard text.utf8.count == bytes.count else {
+  fail("the input is not valid UTF-8; foldbench needs valid text to compare with Foundation")
+}
+let slice = corpus.prefix(maxBytes: Int(options.sliceMiB * 1_048_576))
+var sliceText = String(decoding: slice, as: UTF8.self)
+sliceText.makeContiguousUTF8()
+let runs = options.runs
+
+var report = Report(
+  runs: runs, inputDescription: corpus.description, sliceBytes: slice.count, totalBytes: bytes.count)
+
+// Whole-text operations.
+let (foldTime, folded) = measure(bytes: bytes.count, runs: runs) { FoldedText(text) }
+var scratch = [UInt8](repeating: 0, count: bytes.count)
+let (copyTime, _) = measure(bytes: bytes.count, runs: runs) { Peers.copy(bytes, into: &scratch) }
+let (pipelineTime, pipelineFolded) = measure(bytes: bytes.count, runs: runs) { Peers.pipelineFold(bytes) }
+report.wholeText = [
+  ("fold (FoldedText)", foldTime),
+  ("memcpy of the input", copyTime),
+  ("ICU fold pipeline (no map)", pipelineTime),
+]
+report.notes.append(
+  String(format: "fold table first use: %.1f ms (once per process)", firstUse * 1000))
+let map = folded.offsetMap
+report.notes.append(
+  String(
+    format: "offset map: %d entries, %.4f bytes per input byte (16 B per entry); folded/original size %.3f",
+    map.entries.count, Double(map.entries.count * 16) / Double(max(bytes.count, 1)),
+    Double(folded.foldedBytes.count) / Double(max(bytes.count, 1))))
+
+let sliceFolded = FoldedText(sliceText)
+for needle in options.needles {
+  var rows: [Report.Row] = []
+  let query = needle.query
+  guard let prepared = FoldedQuery(query) else { continue }
+  let foldedNeedle = (prepared.leadingMark?.key ?? []) + prepared.folded
+
+  let (search, searchRanges) = measure(bytes: bytes.count, runs: runs) { folded.byteRanges(of: query) }
+  rows.append(.init(engine: "foldsearch search", time: search, count: searchRanges.count))
+  let (oneShot, oneShotRanges) = measure(bytes: bytes.count, runs: runs) {
+    FoldedText(text).byteRanges(of: query)
+  }
+  rows.append(.init(engine: "foldsearch one-shot", time: oneShot, count: oneShotRanges.count))
+
+  let pipelineNeedle = Peers.pipelineQuery(query)
+  if !pipelineNeedle.isEmpty {
+    let searcher = ByteSearcher(needle: pipelineNeedle, strategy: .horspool)
+    let (pipeline, pipelineCount) = measure(bytes: bytes.count, runs: runs) {
+      Peers.count(searcher, in: Peers.pipelineFold(bytes))
+    }
+    rows.append(.init(engine: "ICU pipeline + Horspool", time: pipeline, count: pipelineCount))
+    _ = pipelineFolded
+  }
+  for strategy in [ByteSearcher.Strategy.horspool, .twoWay, .automatic] {
+    let searcher = ByteSearcher(needle: foldedNeedle, strategy: strategy)
+    let (time, count) = measure(bytes: bytes.count, runs: runs) { Peers.count(searcher, in: folded.foldedBytes) }
+    rows.append(.init(engine: "\(strategy.rawValue) over pre-folded", time: time, count: count))
+  }
+  let (memmemTime, memmemCount) = measure(bytes: bytes.count, runs: runs) {
+    Peers.memmemCount(foldedNeedle, in: folded.foldedBytes)
+  }
+  rows.append(.init(engine: "glibc memmem over pre-folded", time: memmemTime, count: memmemCount))
+
+  var sliceChecks: [Report.Check] = []
+  let engineOnSlice = sliceFolded.byteRanges(of: query).count
+  if !options.skipSlowPeers {
+    let (reference, referenceCount) = measure(bytes: slice.count, runs: runs, minimumSampleSeconds: 0) {
+      Peers.reference(sliceText, query)
+    }
+    rows.append(.init(engine: "Foundation reference", time: reference, count: referenceCount, onSlice: true))
+    sliceChecks.append(.init(what: "foldsearch = reference", expected: referenceCount, actual: engineOnSlice))
+    let (usearch, usearchCount) = measure(bytes: slice.count, runs: runs, minimumSampleSeconds: 0) {
+      Peers.usearch(slice, query)
+    }
+    rows.append(.init(engine: "ICU usearch (primary)", time: usearch, count: usearchCount, onSlice: true))
+    if needle.usearchAgrees {
+      sliceChecks.append(.init(what: "usearch = reference", expected: referenceCount, actual: usearchCount))
+    }
+  }
+  var checks: [Report.Check] = [
+    .init(what: "one-shot = search", expected: searchRanges.count, actual: oneShotRanges.count)
+  ]
+  let prefolded = rows.filter { $0.engine.hasSuffix("over pre-folded") }
+  for row in prefolded.dropFirst() {
+    checks.append(.init(what: "\(row.engine) = horspool", expected: prefolded[0].count, actual: row.count))
+  }
+  if needle.pipelineAgrees, let pipeline = rows.first(where: { $0.engine.hasPrefix("ICU pipeline") }) {
+    checks.append(.init(what: "ICU pipeline = foldsearch", expected: searchRanges.count, actual: pipeline.count))
+  }
+  report.needles.append(
+    .init(needle: needle, rows: rows, checks: checks + sliceChecks))
+}
+
+report.print()
+if let path = options.csvPath { report.writeCSV(to: path) }
+exit(report.failed ? 1 : 0)
