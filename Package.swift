@@ -19,6 +19,7 @@ let package = Package(
     .executable(name: "foldgrep", targets: ["foldgrep"]),
     .executable(name: "foldfuzz", targets: ["foldfuzz"]),
     .executable(name: "foldbench", targets: ["foldbench"]),
+    .executable(name: "foldsearch-demo", targets: ["foldsearch-demo"]),
   ],
   targets: [
     .systemLibrary(
@@ -55,6 +56,31 @@ let package = Package(
       name: "foldbench",
       dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchBytes", "_FoldSearchCShim"],
       path: "Benchmarks/foldbench"
+    ),
+    .executableTarget(
+      name: "foldsearch-demo",
+      dependencies: ["FoldSearch"]
+    ),
+    // libFuzzer targets: build with
+    //   swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product NAME
+    // (see Fuzz/README.md); without -DFUZZING they replay inputs given as files.
+    .executableTarget(
+      name: "FuzzFoldedText",
+      dependencies: ["FoldSearch"],
+      path: "Fuzz/FuzzFoldedText"
+    ),
+    .executableTarget(
+      name: "FuzzDifferential",
+      dependencies: ["FoldSearch", "FoldSearchReference"],
+      path: "Fuzz/FuzzDifferential"
+    ),
+    .testTarget(
+      name: "FoldSearchAppTests",
+      dependencies: ["FoldSearch"]
+    ),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"]
     ),
     .testTarget(
       name: "_FoldSearchBytesTests",

@@ -49,11 +49,11 @@ package struct OffsetMap: Sendable {
   }
 
   /// The stored entries, in increasing order.
-  package private(set) var entries: [Entry] = []
+  package internal(set) var entries: [Entry] = []
   /// Length of the folded buffer.
-  package private(set) var foldedCount = 0
+  package internal(set) var foldedCount = 0
   /// Length of the original buffer.
-  package private(set) var originalCount = 0
+  package internal(set) var originalCount = 0
 
   package init() {}
 

@@ -53,9 +53,14 @@ extension Comparator {
     if regionScalars.contains("\u{345}") || query.contains("\u{345}") {
       return .d6
     }
+    // A text expansion may also sit right before the region: the reference
+    // can report, after splitting "ﬃ", a range that holds only the mark that
+    // follows it (text "ﬃ\u{FE0F}", query "fi": reference [3,6)).
+    let before = indices.lowerBound > 0 ? [layout.scalars[indices.lowerBound - 1]] : []
     if query.contains(where: isExpansion)
       && (reachScalars.contains(where: changesWhenFolded) || !spellsQuery(regionScalars, query))
-      || reachScalars.contains(where: isExpansion) && query.contains(where: changesWhenFolded)
+      || (before + reachScalars).contains(where: isExpansion)
+        && (query.contains(where: changesWhenFolded) || !spellsQuery(regionScalars, query))
     {
       return .d7
     }

@@ -48,8 +48,9 @@ import FoldSearch
 ///    - **D7**: an expansion (a scalar folding to several) in the query while
 ///      the region's reach holds a scalar that does not fold to itself, or the
 ///      region does not fold to what the query folds to; or an expansion in
-///      the region's reach while the query holds a scalar that does not fold
-///      to itself;
+///      the region's reach or right before it while the query holds a scalar
+///      that does not fold to itself, or the region does not fold to what the
+///      query folds to;
 ///    - **D8**: an emoji modifier (U+1F3FB…1F3FF) in the region or the query.
 ///
 ///    Every cluster must be explained, else the verdict is

@@ -31,8 +31,9 @@ public enum Deviation: String, CaseIterable, Sendable {
   /// several) against folded or marked spellings on the other side. The
   /// reference matches a query expansion's tail against a different letter
   /// (text "sé", query "ﬆ" = "st": reference [0,3), while "sx" does not
-  /// match), splits a text expansion with a truncated range (text "stﬂ",
-  /// query "ﬆf\u{E49}": reference [0,2)), and does not skip a query mark
+  /// match), splits a text expansion with a truncated or displaced range
+  /// (text "stﬂ", query "ﬆf\u{E49}": reference [0,2); text "ﬃ\u{FE0F}",
+  /// query "fi": reference [3,6), the mark alone), and does not skip a query mark
   /// inside a text expansion (text "ß", query "S\u{941}S": no match). The
   /// engine applies rules 2, 4 and 6 as written.
   case d7 = "D7"

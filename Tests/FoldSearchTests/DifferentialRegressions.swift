@@ -40,6 +40,8 @@ struct DifferentialRegressions {
     Found(
       name: "D7 truncated", text: [0x73, 0x74, 0xFB02], query: [0xFB06, 0x66, 0xE49], verdict: .explained(.d7),
       engine: []),
+    Found(name: "D7 displaced", text: [0xFB03, 0xFE0F], query: [0x66, 0x69], verdict: .explained(.d7), engine: []),
+    Found(name: "D7 Hangul tail", text: [0xB098, 0x200C], query: [0x1161, 0x200C], verdict: .explained(.d7), engine: []),
     Found(name: "D7 ぼ vs ほᎸ", text: [0x307B, 0x13B8], query: [0x307C], verdict: .explained(.d7), engine: []),
     // D8: emoji modifiers.
     Found(

@@ -1,0 +1,1 @@
+print("foldsearch-demo: not yet")

@@ -1,0 +1,2 @@
+import Testing
+@Test func appPlaceholder() { #expect(Bool(true)) }
