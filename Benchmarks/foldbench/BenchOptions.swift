@@ -7,12 +7,15 @@ struct BenchOptions {
   var runs = 5
   var sliceMiB = 8.0
   var csvPath: String? = nil
+  var jsonPath: String? = nil
+  var svgPath: String? = nil
   var needles: [Needle] = Needle.standard
   var files: [String] = []
   var skipSlowPeers = false
 
   static let usage = """
-    usage: foldbench [--runs N] [--slice-mib M] [--csv FILE] [--needle QUERY]... [--no-slow-peers] [FILE...]
+    usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
+                     [--needle QUERY]... [--no-slow-peers] [FILE...]
 
     Measures FoldSearch side by side with its peers in one run, on the bundled
     sample (Corpus/sample/*.txt, concatenated) or on the files given:
@@ -27,6 +30,14 @@ struct BenchOptions {
     ratio to the Foundation reference in the same run. Slow peers (the
     reference and usearch) run on the first M MiB of the input (default 8).
     Match counts are checked; a mismatch prints MISMATCH and exits 1.
+
+      --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)
+      --json FILE    every figure with stable keys (tool, runs, input,
+                     whole_text[], needles[].engines[], needles[].checks[],
+                     summary[], ok)
+      --svg FILE     a log-scale bar chart of the summary
+      --csv FILE     one line per figure
+    Progress goes to stderr.
 
     """
 
@@ -48,6 +59,11 @@ struct BenchOptions {
         guard let m = Double(value()), m > 0 else { fail("--slice-mib needs a positive number") }
         options.sliceMiB = m
       case "--csv": options.csvPath = value()
+      case "--json": options.jsonPath = value()
+      case "--svg": options.svgPath = value()
+      case "--quick":
+        options.runs = 3
+        options.sliceMiB = 1
       case "--needle":
         custom.append(Needle(kind: "custom", query: value(), usearchAgrees: false, pipelineAgrees: false))
       case "--no-slow-peers": options.skipSlowPeers = true

@@ -82,18 +82,9 @@ struct Report {
     }
     Swift.print("")
     Swift.print("summary: median over needles")
-    var engines: [String] = []
-    for result in needles { for row in result.rows where !engines.contains(row.engine) { engines.append(row.engine) } }
-    for engine in engines {
-      let medians = needles.compactMap { result in result.rows.first { $0.engine == engine }?.time.median }
-      let ratios = needles.compactMap { result -> Double? in
-        guard let row = result.rows.first(where: { $0.engine == engine }), let ref = result.reference?.median
-        else { return nil }
-        return row.time.median / ref
-      }
-      let m = Measurement(samples: medians).median
-      let r = ratios.isEmpty ? "" : String(format: "×%.1f", Measurement(samples: ratios).median)
-      Swift.print("  " + pad(engine, 30) + pad(String(format: "%9.1f", m), 28) + r)
+    for row in summary where row.phase == "search" {
+      let r = row.ratio.map { String(format: "×%.1f", $0) } ?? ""
+      Swift.print("  " + pad(row.engine, 30) + pad(String(format: "%9.1f", row.mbps), 28) + r)
     }
     let failures = needles.flatMap { $0.checks.filter { !$0.ok } }.count
     Swift.print("")

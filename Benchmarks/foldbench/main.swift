@@ -49,7 +49,9 @@ report.notes.append(
     Double(folded.foldedBytes.count) / Double(max(bytes.count, 1))))
 
 let sliceFolded = FoldedText(sliceText)
-for needle in options.needles {
+progress("whole-text figures done; \(options.needles.count) needles to go")
+for (index, needle) in options.needles.enumerated() {
+  progress("needle \(index + 1)/\(options.needles.count): \(needle.query)")
   var rows: [Report.Row] = []
   let query = needle.query
   guard let prepared = FoldedQuery(query) else { continue }
@@ -113,4 +115,6 @@ for needle in options.needles {
 
 report.print()
 if let path = options.csvPath { report.writeCSV(to: path) }
+if let path = options.jsonPath { writeFile(path, report.json()) }
+if let path = options.svgPath { writeFile(path, report.svg()) }
 exit(report.failed ? 1 : 0)
