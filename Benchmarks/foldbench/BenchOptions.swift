@@ -12,6 +12,9 @@ struct BenchOptions {
   var needles: [Needle] = Needle.standard
   var files: [String] = []
   var skipSlowPeers = false
+  /// `--probe fold` / `--probe search`: run that phase exactly once inside a
+  /// function of its own and exit, for `Benchmarks/callgrind.sh`.
+  var probe: String? = nil
 
   static let usage = """
     usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
@@ -67,6 +70,7 @@ struct BenchOptions {
       case "--needle":
         custom.append(Needle(kind: "custom", query: value(), usearchAgrees: false, pipelineAgrees: false))
       case "--no-slow-peers": options.skipSlowPeers = true
+      case "--probe": options.probe = value()
       case "--help", "-h":
         print(usage)
         exit(0)

@@ -21,6 +21,9 @@ text.makeContiguousUTF8()
 guard text.utf8.count == bytes.count else {
   fail("the input is not valid UTF-8; foldbench needs valid text to compare with Foundation")
 }
+if let probe = options.probe {
+  runProbe(probe, text: text, needles: options.needles)
+}
 let slice = corpus.prefix(maxBytes: Int(options.sliceMiB * 1_048_576))
 var sliceText = String(decoding: slice, as: UTF8.self)
 sliceText.makeContiguousUTF8()

@@ -9,7 +9,9 @@
 ///     that first scalar, dropping its marks (é → e, ǰ → j, ΐ → ι, Å → a);
 ///   - a scalar with a canonical decomposition whose first scalar is U+0510 or
 ///     above folds to its whole decomposition, each part case folded, marks
-///     kept (が → か + U+3099, 한 → ᄒ ᅡ ᆫ);
+///     kept (한 → ᄒ ᅡ ᆫ) — except that when all parts after the first are
+///     ignorable (が = か + U+3099) it folds to itself, which is equivalent
+///     and keeps the fold a single scalar;
 ///   - any other scalar folds to its full case folding (C + F): ß → ss,
 ///     ﬁ → fi, Σ → σ, and identity for most scalars.
 ///
@@ -37,6 +39,15 @@ package enum FoldRule {
       let parts = UnicodeData.canonicalDecomposition(scalar)
       if parts[0].value < markDroppingLimit {
         return .scalars(UnicodeData.caseFold(parts[0]))
+      }
+      // When everything after the base is ignorable (が = か + U+3099,
+      // أ = ا + U+0654, क़ = क + U+093C), the decomposition can only ever be
+      // matched by the precomposed scalar itself: a decomposed spelling
+      // loses its marks (D5). Folding to the scalar itself is then the same
+      // equivalence with one folded scalar instead of an atomic expansion.
+      // (No two such scalars share a decomposition; a test checks it.)
+      if parts.count > 1, parts.dropFirst().allSatisfy(UnicodeData.isIgnorable) {
+        return .scalars(UnicodeData.caseFold(scalar))
       }
       return .scalars(parts.flatMap(UnicodeData.caseFold))
     }

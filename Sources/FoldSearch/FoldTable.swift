@@ -54,6 +54,14 @@ package final class FoldTable: Sendable {
   nonisolated(unsafe) package let pool: UnsafeMutableBufferPointer<UInt8>
   /// `asciiFold[b]` for b < 0x80: the folded ASCII byte (ASCII folds to ASCII).
   nonisolated(unsafe) package let asciiFold: UnsafeMutableBufferPointer<UInt8>
+  /// The folds of the two-byte UTF-8 scalars (U+0080...U+07FF), indexed by
+  /// `(b0 & 0x1F) << 6 | (b1 & 0x3F)`, packed for the fold loop: see
+  /// ``TwoByte``.
+  nonisolated(unsafe) package let twoByte: UnsafeMutableBufferPointer<UInt64>
+  /// The largest ratio of folded to original UTF-8 length of any scalar
+  /// (and of U+FFFD for a one-byte ill-formed sequence): bounds the folded
+  /// buffer's size.
+  package let maxExpansion: Int
   /// Number of distinct 256-scalar blocks (diagnostics).
   package let blockCount: Int
 
@@ -114,6 +122,50 @@ package final class FoldTable: Sendable {
       self.asciiFold[b] = entry == 0 ? UInt8(b) : self.pool[Int(entry >> 8)]
     }
     self.blockCount = blocks.count
+
+    // Two-byte scalars, packed; and the expansion bound over every entry.
+    var maxExpansion = 3  // one ill-formed byte becomes U+FFFD's three
+    self.twoByte = .allocate(capacity: 2048)
+    self.twoByte.initialize(repeating: TwoByte.slow)
+    for value in UInt32(0x80)...0x7FF {
+      let entry = Entry(rawValue: self.stage2[Int(self.stage1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
+      let index = Int((value >> 6) & 0x1F) << 6 | Int(value & 0x3F)
+      if entry.isIdentity {
+        self.twoByte[index] = TwoByte.identity
+      } else if entry.isIgnorable {
+        self.twoByte[index] = TwoByte.ignorable
+      } else if entry.length <= 4 {
+        var bytes: UInt64 = 0
+        for k in 0..<entry.length { bytes |= UInt64(self.pool[entry.offset + k]) << (8 * k) }
+        self.twoByte[index] = TwoByte.pack(bytes: bytes, length: entry.length, atomic: entry.isAtomic)
+      }
+    }
+    for high in 0..<0x1100 where self.stage1[high] != 0 {
+      for low in 0..<256 {
+        let value = UInt32(high << 8 | low)
+        let entry = Entry(rawValue: self.stage2[Int(self.stage1[high]) << 8 | low])
+        guard !entry.isIdentity && !entry.isIgnorable, let scalar = Unicode.Scalar(value) else { continue }
+        let width = UTF8.width(scalar)
+        maxExpansion = max(maxExpansion, (entry.length + width - 1) / width)
+      }
+    }
+    self.maxExpansion = maxExpansion
+  }
+
+  /// The packed fold of a two-byte scalar: bits 0–31 hold up to four folded
+  /// bytes (first byte lowest), bits 32–34 their count, then flags.
+  package enum TwoByte {
+    package static let atomicBit: UInt64 = 1 << 36
+    /// The scalar folds to itself.
+    package static let identity: UInt64 = 1 << 37
+    /// The scalar is skipped.
+    package static let ignorable: UInt64 = 1 << 38
+    /// Not packed (a fold longer than four bytes): take the general path.
+    package static let slow: UInt64 = 1 << 39
+
+    static func pack(bytes: UInt64, length: Int, atomic: Bool) -> UInt64 {
+      bytes | UInt64(length) << 32 | (atomic ? atomicBit : 0)
+    }
   }
 
   /// The fold entry of a scalar value.

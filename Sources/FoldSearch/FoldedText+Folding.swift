@@ -1,16 +1,29 @@
 /// Folding a UTF-8 buffer into folded UTF-8 plus its ``OffsetMap``.
 ///
 /// ## Idea
-/// One forward pass decodes the input scalar by scalar, looks each one up in
-/// the ``FoldTable`` and appends its folded bytes. ASCII takes a one-byte
-/// table path; identity scalars are copied as they are. The map gets an entry
-/// only where the folded length differs from the original length, where an
-/// atomic expansion starts or ends, or after ignorables.
+/// One forward pass decodes the input scalar by scalar and writes each one's
+/// fold from the ``FoldTable`` into a buffer sized for the worst case
+/// (`FoldTable.maxExpansion` × input). Three paths, by frequency:
+/// - **ASCII, eight bytes at a time**: a word without high bits is lowercased
+///   with SWAR arithmetic (a byte in `A...Z` gets 0x20 added) and stored whole;
+///   ASCII never needs a map entry.
+/// - **Two-byte scalars** (Latin, Greek, Cyrillic, Hebrew, Arabic …): one
+///   lookup in `FoldTable.twoByte` gives the folded bytes packed in a word,
+///   stored with a single 4-byte write.
+/// - **Everything else** (three- and four-byte scalars, ill-formed input):
+///   full decoding and the two-stage table.
+/// The map gets an entry only where the folded length differs from the
+/// original length, where an atomic expansion starts or ends, or after
+/// ignorables.
 ///
 /// Ill-formed UTF-8 is decoded with the "maximal subpart" practice of the
 /// Unicode Standard (§3.9, U+FFFD substitution, as Swift's `String(decoding:)`
 /// does): each maximal subpart of an ill-formed sequence becomes one U+FFFD
 /// for matching, and the map sends it back to its original bytes.
+///
+/// SWAR lowercasing: for a byte b < 0x80, b + 0x3F has its high bit set iff
+/// b ≥ 0x41 ("A") and b + 0x25 iff b ≥ 0x5B (past "Z"); no sum carries into
+/// the next byte. (See H. S. Warren, *Hacker's Delight*, 2nd ed., §6-1.)
 extension FoldedText {
   /// The result of folding a buffer.
   struct Folding {
@@ -28,41 +41,125 @@ extension FoldedText {
   /// - Complexity: O(n) in the input length.
   static func fold(_ input: UnsafeBufferPointer<UInt8>) -> Folding {
     let table = FoldTable.shared
-    let ascii = table.asciiFold
-    var folded: [UInt8] = []
-    folded.reserveCapacity(input.count + input.count / 8 + 16)
+    let count = input.count
     var map = OffsetMap()
     var invalid: [InvalidSequence] = []
-    let count = input.count
-    var i = 0
-    while i < count {
-      let b0 = input[i]
-      if b0 < 0x80 {
-        folded.append(ascii[Int(b0)])
-        i += 1
-        continue
-      }
-      let start = i
-      let decoded = decodeNonASCII(input, at: i)
-      i += decoded.length
-      guard let value = decoded.scalar else {
-        invalid.append(InvalidSequence(offset: start, length: decoded.length))
-        folded.append(contentsOf: replacementCharacter)
-        if decoded.length != 3 { map.noteBoundary(folded: folded.count, original: i) }
-        continue
-      }
-      let entry = table.entry(value)
-      if entry.isIdentity {
-        folded.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<i]))
-      } else if entry.isIgnorable {
-        map.noteBoundary(folded: folded.count, original: i)
-      } else {
-        if entry.isAtomic { map.noteAtomicStart(folded: folded.count, original: start) }
-        folded.append(contentsOf: table.bytes(of: entry))
-        if entry.isAtomic || entry.length != decoded.length {
-          map.noteBoundary(folded: folded.count, original: i)
+    guard count > 0, let source = input.baseAddress else {
+      map.finish(foldedCount: 0, originalCount: 0)
+      return Folding(folded: [], map: map, invalidSequences: [])
+    }
+    // Slack for the whole-word stores (8 bytes ASCII, 4 bytes two-byte folds).
+    let capacity = count * table.maxExpansion + 16
+    let folded = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+      // SAFETY: every write below is at `o + k` with `o + k < capacity`:
+      // `o` never exceeds `i * maxExpansion` after consuming `i` input bytes,
+      // and the widest store is 8 bytes with 16 bytes of slack.
+      let out = buffer.baseAddress!
+      let ascii = table.asciiFold.baseAddress!
+      let twoByte = table.twoByte.baseAddress!
+      var i = 0
+      var o = 0
+      while i < count {
+        while i &+ 8 <= count {
+          // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
+          let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+          if word & 0x8080_8080_8080_8080 != 0 { break }
+          let upper =
+            (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+          UnsafeMutableRawPointer(out + o).storeBytes(of: word | upper &>> 2, as: UInt64.self)
+          i &+= 8
+          o &+= 8
+        }
+        guard i < count else { break }
+        let b0 = source[i]
+        if b0 < 0x80 {
+          out[o] = ascii[Int(b0)]
+          i &+= 1
+          o &+= 1
+          continue
+        }
+        if b0 >= 0xC2 && b0 <= 0xDF && i &+ 1 < count && source[i &+ 1] & 0xC0 == 0x80 {
+          let b1 = source[i &+ 1]
+          let packed = twoByte[Int(b0 & 0x1F) &<< 6 | Int(b1 & 0x3F)]
+          if packed & FoldTable.TwoByte.identity != 0 {
+            out[o] = b0
+            out[o &+ 1] = b1
+            i &+= 2
+            o &+= 2
+            continue
+          }
+          if packed & FoldTable.TwoByte.ignorable != 0 {
+            i &+= 2
+            map.noteBoundary(folded: o, original: i)
+            continue
+          }
+          if packed & FoldTable.TwoByte.slow == 0 {
+            let length = Int(truncatingIfNeeded: (packed &>> 32) & 0x7)
+            let atomic = packed & FoldTable.TwoByte.atomicBit != 0
+            if atomic { map.noteAtomicStart(folded: o, original: i) }
+            UnsafeMutableRawPointer(out + o).storeBytes(
+              of: UInt32(truncatingIfNeeded: packed), as: UInt32.self)
+            o &+= length
+            i &+= 2
+            if atomic || length != 2 { map.noteBoundary(folded: o, original: i) }
+            continue
+          }
+        }
+        // The general path: three- and four-byte scalars, ill-formed input.
+        let start = i
+        let value: UInt32
+        let length: Int
+        if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1], case let b2 = source[i &+ 2],
+          b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F
+        {
+          // A well-formed three-byte scalar (Table 3-7), the common case of
+          // CJK, Indic, Thai and Hangul text.
+          value = UInt32(b0 & 0x0F) &<< 12 | UInt32(b1 & 0x3F) &<< 6 | UInt32(b2 & 0x3F)
+          length = 3
+          let entry = table.entry(value)
+          if entry.isIdentity {
+            out[o] = b0
+            out[o &+ 1] = b1
+            out[o &+ 2] = b2
+            i &+= 3
+            o &+= 3
+            continue
+          }
+        } else {
+          let decoded = decodeNonASCII(input, at: i)
+          guard let scalar = decoded.scalar else {
+            i &+= decoded.length
+            invalid.append(InvalidSequence(offset: start, length: decoded.length))
+            out[o] = 0xEF
+            out[o &+ 1] = 0xBF
+            out[o &+ 2] = 0xBD
+            o &+= 3
+            if decoded.length != 3 { map.noteBoundary(folded: o, original: i) }
+            continue
+          }
+          value = scalar
+          length = decoded.length
+        }
+        i &+= length
+        let entry = table.entry(value)
+        if entry.isIdentity {
+          for k in start..<i {
+            out[o] = source[k]
+            o &+= 1
+          }
+        } else if entry.isIgnorable {
+          map.noteBoundary(folded: o, original: i)
+        } else {
+          if entry.isAtomic { map.noteAtomicStart(folded: o, original: start) }
+          let pool = table.pool.baseAddress! + entry.offset
+          for k in 0..<entry.length { out[o &+ k] = pool[k] }
+          o &+= entry.length
+          if entry.isAtomic || entry.length != length {
+            map.noteBoundary(folded: o, original: i)
+          }
         }
       }
+      initialized = o
     }
     map.finish(foldedCount: folded.count, originalCount: count)
     return Folding(folded: folded, map: map, invalidSequences: invalid)

@@ -46,7 +46,9 @@ extension Comparator {
     }
     // D9 is a property of the query's shape: it goes first among D6–D9.
     let trimmed = query.filter { !FoldedQuery.isTrimmed($0) }
-    let leadingMarks = trimmed.prefix(while: UnicodeData.isIgnorable).count
+    // Counted after canonical decomposition: U+0344 is U+0308 U+0301.
+    let leadingMarks = trimmed.prefix(while: UnicodeData.isIgnorable)
+      .flatMap(UnicodeData.canonicalDecomposition).count
     if leadingMarks >= 2 || (leadingMarks > 0 && leadingMarks == trimmed.count) {
       return .d9
     }
@@ -82,10 +84,14 @@ extension Comparator {
     return FoldedText(String(text)).foldedBytes == folded.folded
   }
 
-  /// D7's query trigger: a scalar that folds to several scalars (ß, ﬆ, 간 …).
+  /// D7's query trigger: a scalar that folds to several scalars (ß, ﬆ, 간 …)
+  /// or that the reference expands into several (ぼ = ほ + U+3099, which the
+  /// engine keeps whole).
   static func isExpansion(_ scalar: Unicode.Scalar) -> Bool {
-    if case .scalars(let folded) = FoldRule.fold(scalar) { return folded.count > 1 }
-    return false
+    if case .scalars(let folded) = FoldRule.fold(scalar), folded.count > 1 { return true }
+    guard UnicodeData.hasCanonicalDecomposition(scalar) else { return false }
+    let parts = UnicodeData.canonicalDecomposition(scalar)
+    return parts.count > 1 && parts[0].value >= FoldRule.markDroppingLimit
   }
 
   /// D7's text trigger: a scalar that does not fold to itself.

@@ -43,7 +43,8 @@ import FoldSearch
 ///      an ignorable scalar or by one of the precomposed scalar's other
 ///      decomposition scalars: mixed precomposed/decomposed spelling;
 ///    - **D9** (checked before D6–D8): a query that starts with two or more
-///      ignorable scalars or is made only of them;
+///      ignorable scalars (after canonical decomposition) or is made only of
+///      them;
 ///    - **D6**: U+0345 in the region or the query;
 ///    - **D7**: an expansion (a scalar folding to several) in the query while
 ///      the region's reach holds a scalar that does not fold to itself, or the

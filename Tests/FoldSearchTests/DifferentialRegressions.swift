@@ -55,6 +55,9 @@ struct DifferentialRegressions {
       name: "D9 two leading marks", text: [0x91C, 0x93C, 0x94D, 0x926], query: [0x5B0, 0x93C, 0x94D, 0x926],
       verdict: .explained(.d9), engine: []),
     Found(
+      name: "D9 decomposing lead", text: [0x10404, 0x308, 0x344, 0xE11], query: [0x344, 0xE11],
+      verdict: .explained(.d9), engine: [4..<11]),
+    Found(
       name: "D9 marks only", text: [0x1F469, 0x1F3FB, 0x1F3FB], query: [0x1F3FB, 0x1F3FB],
       verdict: .explained(.d9), engine: [4..<12]),
     // D5 with a reference range that stops short of the mixed spelling.

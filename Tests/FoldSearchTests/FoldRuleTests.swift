@@ -38,9 +38,12 @@ struct FoldRuleTests {
     .init(scalar: "\u{390}", folded: .scalars(["ι"])),  // ΐ
     .init(scalar: "\u{2260}", folded: .scalars(["="])),  // ≠ = '=' + U+0338
     // rule 3: decompositions at or above U+0510 keep everything
-    .init(scalar: "が", folded: .scalars(["か", "\u{3099}"])),
+    .init(scalar: "が", folded: .scalars(["が"])),  // its tail U+3099 is ignorable
+    .init(scalar: "\u{958}", folded: .scalars(["\u{958}"])),  // क़ = क + nukta
     .init(scalar: "한", folded: .scalars(["\u{1112}", "\u{1161}", "\u{11AB}"])),
-    .init(scalar: "أ", folded: .scalars(["ا", "\u{654}"])),
+    .init(scalar: "أ", folded: .scalars(["أ"])),
+    .init(scalar: "\u{FB2A}", folded: .scalars(["\u{FB2A}"])),  // שׁ
+    .init(scalar: "\u{2ADC}", folded: .scalars(["\u{2ADC}"])),  // 2ADD + U+0338 (a mark)
     .init(scalar: "\u{F900}", folded: .scalars(["\u{8C48}"])),
     // rule 4: full case folding
     .init(scalar: "ß", folded: .scalars(["s", "s"])),
@@ -107,6 +110,27 @@ struct FoldRuleTests {
       }
     }
     #expect(problems.isEmpty, "\(problems.prefix(20))")
+  }
+
+  /// Folding a decomposable scalar at or above U+0510 whose tail is all
+  /// ignorable to itself is equivalent to folding it to its decomposition
+  /// only if no other scalar has the same decomposition.
+  @Test func ignorableTailDecompositionsAreUnique() {
+    var seen: [[Unicode.Scalar]: Unicode.Scalar] = [:]
+    var clashes: [String] = []
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value), UnicodeData.hasCanonicalDecomposition(scalar),
+        !UnicodeData.isIgnorable(scalar)
+      else { continue }
+      let parts = UnicodeData.canonicalDecomposition(scalar)
+      guard parts[0].value >= FoldRule.markDroppingLimit, parts.count > 1,
+        parts.dropFirst().allSatisfy(UnicodeData.isIgnorable)
+      else { continue }
+      if let other = seen[parts] { clashes.append("\(other) \(scalar)") }
+      seen[parts] = scalar
+    }
+    #expect(clashes.isEmpty)
+    #expect(seen.count > 200)
   }
 
   @Test func asciiTableIsLowercase() {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Instructions per byte for fold, search (per needle) and one-shot, counted by
+# callgrind: repeatable on a shared, noisy machine where timings drift.
+#
+#   Benchmarks/callgrind.sh [FILE...]      (default: the bundled sample)
+#
+# valgrind 3.19 cannot read Swift's DWARF 5, so a copy of foldbench without
+# debug info is profiled.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+if ! log=$(swift build -c release --product foldbench 2>&1); then echo "$log" >&2; exit 2; fi
+binary=$(mktemp)
+trap 'rm -f "$binary" "$binary".*' EXIT
+strip --strip-debug -o "$binary" .build/release/foldbench
+if [ $# -eq 0 ]; then set -- Corpus/sample/*.txt; fi
+bytes=$(cat "$@" | wc -c)
+count() {  # phase, symbol pattern → instructions inside the probe
+  valgrind --tool=callgrind --callgrind-out-file="$binary.out" --toggle-collect="$2" \
+    "$binary" --probe "$1" "${@:3}" >/dev/null 2>&1
+  callgrind_annotate "$binary.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+}
+fold=$(count fold '*probeFold*' "$@")
+search=$(count search '*probeSearch*' "$@")
+needles=$("$binary" --probe search "$@" | awk '{print $2}')
+printf 'input: %s bytes\n' "$bytes"
+awk -v i="$fold" -v b="$bytes" 'BEGIN { printf "fold:   %.2f instructions/byte\n", i / b }'
+awk -v i="$search" -v b="$bytes" -v n="$needles" \
+  'BEGIN { printf "search: %.2f instructions/byte (mean over %d needles)\n", i / b / n, n }'

@@ -1,0 +1,38 @@
+import FoldSearch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Instruction-count probes: each phase runs once inside a function that
+/// `Benchmarks/callgrind.sh` tells callgrind to count (`--toggle-collect`),
+/// so instructions per byte are repeatable whatever the machine's load.
+func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
+  switch phase {
+  case "fold":
+    let folded = probeFold(text)
+    print("folded \(folded.originalByteCount) bytes")
+  case "search":
+    let folded = FoldedText(text)
+    var total = 0
+    for needle in needles { total += probeSearch(folded, needle.query) }
+    print("searched \(needles.count) needles over \(folded.originalByteCount) bytes, \(total) matches")
+  case "oneshot":
+    var total = 0
+    for needle in needles { total += probeOneShot(text, needle.query) }
+    print("one-shot \(needles.count) needles, \(total) matches")
+  default:
+    fail("--probe takes fold, search or oneshot")
+  }
+  exit(0)
+}
+
+@inline(never) func probeFold(_ text: String) -> FoldedText { FoldedText(text) }
+
+@inline(never) func probeSearch(_ folded: FoldedText, _ query: String) -> Int {
+  folded.byteRanges(of: query).count
+}
+
+@inline(never) func probeOneShot(_ text: String, _ query: String) -> Int {
+  FoldedText(text).byteRanges(of: query).count
+}
