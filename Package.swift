@@ -76,7 +76,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FoldSearchAppTests",
-      dependencies: ["FoldSearch"]
+      dependencies: ["FoldSearch", "foldsearch-demo"]
     ),
     .testTarget(
       name: "ReliabilityTests",

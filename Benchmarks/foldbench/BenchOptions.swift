@@ -15,6 +15,8 @@ struct BenchOptions {
   /// `--probe fold` / `--probe search`: run that phase exactly once inside a
   /// function of its own and exit, for `Benchmarks/callgrind.sh`.
   var probe: String? = nil
+  /// Also time `FoldIndex` over 100,000 records.
+  var foldIndex = true
 
   static let usage = """
     usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
@@ -33,6 +35,8 @@ struct BenchOptions {
     ratio to the Foundation reference in the same run. Slow peers (the
     reference and usearch) run on the first M MiB of the input (default 8).
     Match counts are checked; a mismatch prints MISMATCH and exits 1.
+    It also times FoldIndex (100,000 short records, type-ahead queries) unless
+    --no-fold-index is given.
 
       --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)
       --json FILE    every figure with stable keys (tool, runs, input,
@@ -71,6 +75,7 @@ struct BenchOptions {
         custom.append(Needle(kind: "custom", query: value(), usearchAgrees: false, pipelineAgrees: false))
       case "--no-slow-peers": options.skipSlowPeers = true
       case "--probe": options.probe = value()
+      case "--no-fold-index": options.foldIndex = false
       case "--help", "-h":
         print(usage)
         exit(0)

@@ -117,6 +117,11 @@ for (index, needle) in options.needles.enumerated() {
 }
 
 report.print()
+if options.foldIndex {
+  progress("FoldIndex over 100,000 records")
+  Swift.print("")
+  for line in foldIndexBenchmark(runs: max(runs, 5)) { Swift.print(line) }
+}
 if let path = options.csvPath { report.writeCSV(to: path) }
 if let path = options.jsonPath { writeFile(path, report.json()) }
 if let path = options.svgPath { writeFile(path, report.svg()) }

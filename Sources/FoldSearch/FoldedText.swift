@@ -77,6 +77,21 @@ public struct FoldedText: Sendable {
     invalidSequences = folding.invalidSequences
   }
 
+  /// Assembles a `FoldedText` from parts computed elsewhere (an edit that
+  /// refolded only a region and spliced the map).
+  ///
+  /// - Precondition: `foldedBytes` and `offsetMap` are the fold of `text`'s
+  ///   UTF-8 (a debug build checks the map's invariants).
+  package init(text: String, foldedBytes: [UInt8], offsetMap: OffsetMap) {
+    var text = text
+    text.makeContiguousUTF8()
+    assert(offsetMap.originalCount == text.utf8.count && offsetMap.foldedCount == foldedBytes.count)
+    source = .string(text)
+    self.foldedBytes = foldedBytes
+    self.offsetMap = offsetMap
+    invalidSequences = []
+  }
+
   /// The original text. For a `FoldedText` built from bytes, ill-formed
   /// sequences appear as U+FFFD (as in `String(decoding:as:)`).
   public var text: String {

@@ -1,0 +1,340 @@
+/// A folded text that can be edited in place: only the edited regions are
+/// refolded, and the ``OffsetMap`` is patched, not rebuilt.
+///
+/// ## Idea
+/// Folding is per scalar and independent of the neighbours, and the map
+/// builder's decisions depend only on its last entry. So for an edit of the
+/// original bytes `a..<b`:
+/// 1. Entries before `a` are kept as they are; `noteBoundary(fa, a)` restores
+///    the builder's state at `a` (it is a no-op when the shift predicts it).
+/// 2. The *middle* — the replacement plus the ignorable scalars that follow
+///    `b` in the old text (extending `b` to `B`, so that the old scalar at
+///    `B` folds to at least one byte and no later entry can replace one at
+///    `B`) — is folded alone, and its entries are replayed through the
+///    builder, shifted to their new positions.
+/// 3. Entries after `B` (and an atomic one at `B`) are moved by the change in
+///    length: the first one is replayed through the builder (it may merge or
+///    become redundant), the others keep their relations and are appended as
+///    they are.
+///
+/// Several edits go in one left-to-right pass (``apply(_:)``): unchanged
+/// stretches are copied with `append(contentsOf:)`, edits closer than the
+/// ignorables between them are folded as one middle. A test compares the
+/// result, folded bytes and map entries, with a fresh fold after random
+/// edits.
+///
+/// - Complexity: O(n) byte copies (memmove speed) and O(k) entry moves for a
+///   text of n bytes and k entries, plus folding the edited bytes.
+struct EditableFold: Sendable {
+  /// The original text (contiguous UTF-8).
+  private(set) var text: String
+  /// Its folded bytes.
+  private(set) var folded: [UInt8]
+  /// Folded → original offsets.
+  private(set) var map: OffsetMap
+
+  /// One replacement of original bytes.
+  struct Edit {
+    var range: Range<Int>
+    var replacement: String
+  }
+
+  /// Folds `text` from scratch.
+  init(_ text: String) {
+    var text = text
+    text.makeContiguousUTF8()
+    let folding = text.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0) }!
+    self.text = text
+    folded = folding.folded
+    map = folding.map
+  }
+
+  /// Calls `body` with the original and folded bytes.
+  func withBuffers<R>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> R) -> R {
+    text.utf8.withContiguousStorageIfAvailable { original in
+      folded.withUnsafeBufferPointer { body(original, $0) }
+    }!
+  }
+
+  /// Whether the scalar starting at `offset` folds to nothing.
+  private static func isIgnorable(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let value = WordBoundary.scalar(at: offset, in: bytes), value >= 0x80 else {
+      return false
+    }
+    return FoldTable.shared.entry(value).isIgnorable
+  }
+
+  /// The length of the scalar starting at `offset`.
+  private static func scalarLength(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    let b0 = bytes[offset]
+    return b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : 2
+  }
+
+  /// One stretch of the new text: old original bytes, or new bytes.
+  private enum Piece {
+    case old(Range<Int>)
+    case new([UInt8])
+  }
+
+  /// Applies `edits`: sorted, non-overlapping ranges on scalar boundaries.
+  /// Returns the new original offset where the last refolded stretch ends
+  /// (after the last replacement and the ignorables that followed it).
+  ///
+  /// Bulk copies use raw memory moves, so the cost stays at memmove speed
+  /// even in debug builds.
+  @discardableResult
+  mutating func apply(_ edits: [Edit]) -> Int {
+    guard !edits.isEmpty else { return 0 }
+    var lastMiddleEnd = 0
+    let oldMap = map
+    var textPieces: [Piece] = []
+    var clusters: [(range: Range<Int>, middle: [UInt8])] = []
+    var foldedPieces: [Piece] = []
+    var builder = EntryBuilder(capacity: oldMap.entries.count + 16 * edits.count + 16)
+    var newOriginal = 0
+    var newFoldedCount = 0
+    text.utf8.withContiguousStorageIfAvailable { old in
+      oldMap.entries.withUnsafeBufferPointer { entries in
+        var entryIndex = 0
+        var consumed = 0
+        var consumedFolded = 0
+
+        /// Copies the old stretch up to original `end` (folded `foldedEnd`).
+        func copyUnchanged(to end: Int, foldedEnd: Int) {
+          let shiftFolded = newFoldedCount - consumedFolded
+          let shiftOriginal = newOriginal - consumed
+          // First entry at or after `end`.
+          var last = entryIndex
+          var high = entries.count
+          while last < high {
+            let mid = (last + high) / 2
+            if entries[mid].original < end { last = mid + 1 } else { high = mid }
+          }
+          if entryIndex < last {
+            // The first entry goes through the builder rules; the others keep
+            // their relations.
+            builder.note(
+              entries[entryIndex], shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+            builder.appendShifted(
+              UnsafeBufferPointer(rebasing: entries[entryIndex + 1..<last]),
+              shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+          }
+          entryIndex = last
+          textPieces.append(.old(consumed..<end))
+          foldedPieces.append(.old(consumedFolded..<foldedEnd))
+          newOriginal += end - consumed
+          newFoldedCount += foldedEnd - consumedFolded
+          consumed = end
+          consumedFolded = foldedEnd
+          builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
+        }
+
+        var i = 0
+        while i < edits.count {
+          // One cluster: edits whose middles touch.
+          let start = edits[i].range.lowerBound
+          var middle: [UInt8] = []
+          var end = start
+          repeat {
+            let edit = edits[i]
+            middle.append(
+              contentsOf: UnsafeBufferPointer(rebasing: old[end..<edit.range.lowerBound]))
+            middle.append(contentsOf: edit.replacement.utf8)
+            end = edit.range.upperBound
+            // Extend over the ignorables that follow.
+            var extended = end
+            while extended < old.count, Self.isIgnorable(at: extended, in: old) {
+              extended += Self.scalarLength(at: extended, in: old)
+            }
+            middle.append(contentsOf: UnsafeBufferPointer(rebasing: old[end..<extended]))
+            end = extended
+            i += 1
+          } while i < edits.count && edits[i].range.lowerBound <= end
+
+          copyUnchanged(to: start, foldedEnd: oldMap.foldedOffset(ofOriginal: start))
+          let local = middle.withUnsafeBufferPointer { FoldedText.fold($0) }
+          for entry in local.map.entries {
+            builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
+          }
+          textPieces.append(.new(middle))
+          clusters.append((start..<end, middle))
+          foldedPieces.append(.new(local.folded))
+          newOriginal += middle.count
+          newFoldedCount += local.folded.count
+          builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
+          lastMiddleEnd = newOriginal
+          // Skip the old entries of the replaced stretch; keep an atomic
+          // start at `end` (its scalar is not replaced).
+          while entryIndex < entries.count,
+            entries[entryIndex].original < end
+              || (entries[entryIndex].original == end && !entries[entryIndex].isAtomic)
+          {
+            entryIndex += 1
+          }
+          consumed = end
+          consumedFolded = oldMap.foldedOffset(ofOriginal: end)
+        }
+        copyUnchanged(to: old.count, foldedEnd: oldMap.foldedCount)
+        // Old entries at the very end (after trailing ignorables).
+        let shiftFolded = newFoldedCount - consumedFolded
+        let shiftOriginal = newOriginal - consumed
+        for entry in entries[entryIndex...] {
+          builder.note(entry, shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+        }
+      }
+    }!
+    builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
+    var newText: String
+    if clusters.count == 1 {
+      // One stretch: replace it in place (a memmove, no revalidation).
+      newText = text
+      text = ""
+      let utf8 = newText.utf8
+      let range = clusters[0].range
+      newText.replaceSubrange(
+        utf8.index(
+          utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+            utf8.startIndex, offsetBy: range.upperBound),
+        with: String(decoding: clusters[0].middle, as: UTF8.self))
+    } else {
+      newText = text.utf8.withContiguousStorageIfAvailable { old in
+        String(unsafeUninitializedCapacity: newOriginal) { buffer in
+          Self.assemble(textPieces, old: old, into: buffer)
+        }
+      }!
+    }
+    let newFolded = folded.withUnsafeBufferPointer { old in
+      [UInt8](unsafeUninitializedCapacity: newFoldedCount) { buffer, count in
+        count = Self.assemble(foldedPieces, old: old, into: buffer)
+      }
+    }
+    var newMap = OffsetMap()
+    newMap.entries = builder.finish()
+    newMap.foldedCount = newFoldedCount
+    newMap.originalCount = newOriginal
+    text = newText
+    folded = newFolded
+    map = newMap
+    return lastMiddleEnd
+  }
+
+  /// Copies `pieces` into `buffer` with raw memory moves; returns the count.
+  private static func assemble(
+    _ pieces: [Piece], old: UnsafeBufferPointer<UInt8>,
+    into buffer: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int {
+    var offset = 0
+    func copy(_ source: UnsafeBufferPointer<UInt8>) {
+      guard let base = source.baseAddress, source.count > 0 else { return }
+      UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(
+        from: base, byteCount: source.count)
+      offset += source.count
+    }
+    for piece in pieces {
+      switch piece {
+      case .old(let range): copy(UnsafeBufferPointer(rebasing: old[range]))
+      case .new(let bytes): bytes.withUnsafeBufferPointer { copy($0) }
+      }
+    }
+    return offset
+  }
+}
+
+/// Builds offset-map entries into raw memory, applying the same rules as
+/// ``OffsetMap/noteBoundary(folded:original:)`` and
+/// ``OffsetMap/noteAtomicStart(folded:original:)`` (a test compares the
+/// result with a fresh fold), with bulk appends at memmove speed.
+struct EntryBuilder {
+  private var buffer: UnsafeMutableBufferPointer<OffsetMap.Entry>
+  private var count = 0
+
+  init(capacity: Int) {
+    buffer = .allocate(capacity: max(capacity, 16))
+  }
+
+  private mutating func reserve(_ extra: Int) {
+    guard count + extra > buffer.count else { return }
+    let grown = UnsafeMutableBufferPointer<OffsetMap.Entry>.allocate(
+      capacity: max(buffer.count * 2, count + extra))
+    UnsafeMutableRawPointer(grown.baseAddress!).copyMemory(
+      from: buffer.baseAddress!, byteCount: count * MemoryLayout<OffsetMap.Entry>.stride)
+    buffer.deallocate()
+    buffer = grown
+  }
+
+  private var last: OffsetMap.Entry? { count > 0 ? buffer[count - 1] : nil }
+
+  private mutating func append(_ entry: OffsetMap.Entry) {
+    // Only ignorables lay between: the later original position wins.
+    if count > 0, buffer[count - 1].folded == entry.folded { count -= 1 }
+    if !entry.isAtomic {
+      // Drop the entry if the shift before it already predicts it.
+      let predicted: Int? =
+        last.map { $0.isAtomic ? nil : $0.original + (entry.folded - $0.folded) } ?? entry.folded
+      if predicted == entry.original { return }
+    }
+    reserve(1)
+    buffer[count] = entry
+    count += 1
+  }
+
+  mutating func noteBoundary(folded: Int, original: Int) {
+    if let last {
+      if last.isAtomic {
+        append(OffsetMap.Entry(folded: folded, original: original, isAtomic: false))
+        return
+      }
+      if last.original + (folded - last.folded) == original { return }
+    } else if folded == original {
+      return
+    }
+    append(OffsetMap.Entry(folded: folded, original: original, isAtomic: false))
+  }
+
+  /// Replays one entry, shifted.
+  mutating func note(_ entry: OffsetMap.Entry, shiftFolded: Int, shiftOriginal: Int) {
+    if entry.isAtomic {
+      append(
+        OffsetMap.Entry(
+          folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal,
+          isAtomic: true))
+    } else {
+      noteBoundary(folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal)
+    }
+  }
+
+  /// Appends entries that keep their relations, shifted.
+  mutating func appendShifted(
+    _ entries: UnsafeBufferPointer<OffsetMap.Entry>, shiftFolded: Int, shiftOriginal: Int
+  ) {
+    guard entries.count > 0 else { return }
+    reserve(entries.count)
+    let destination = buffer.baseAddress! + count
+    UnsafeMutableRawPointer(destination).copyMemory(
+      from: entries.baseAddress!, byteCount: entries.count * MemoryLayout<OffsetMap.Entry>.stride)
+    if shiftFolded != 0 || shiftOriginal != 0 {
+      var p = destination
+      let end = destination + entries.count
+      while p < end {
+        p.pointee.folded += shiftFolded
+        p.pointee.original += shiftOriginal
+        p += 1
+      }
+    }
+    count += entries.count
+  }
+
+  /// The entries; the builder must not be used afterwards.
+  mutating func finish() -> [OffsetMap.Entry] {
+    defer { buffer.deallocate() }
+    let count = self.count
+    let source = buffer.baseAddress!
+    return [OffsetMap.Entry](unsafeUninitializedCapacity: count) { destination, initialized in
+      if count > 0 {
+        UnsafeMutableRawPointer(destination.baseAddress!).copyMemory(
+          from: source, byteCount: count * MemoryLayout<OffsetMap.Entry>.stride)
+      }
+      initialized = count
+    }
+  }
+}

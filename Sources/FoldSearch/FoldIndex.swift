@@ -1,0 +1,230 @@
+import _FoldSearchBytes
+
+/// A folded index of many short records — settings titles, contact names,
+/// file names — searched together.
+///
+/// Every record is folded once, into one buffer with a separator byte that
+/// never occurs in UTF-8 (0xFF), so one byte search covers all records and
+/// no match crosses two.
+///
+/// ```swift
+/// let index = FoldIndex(["Wi-Fi", "VPN", "Bluetooth", "Réseau privé (VPN)", "Avpx"])
+/// index.search("vpn").map(\.record)                                // [1, 3]
+/// index.search("vp", options: [.wordStart]).map(\.record)          // [1, 3]
+/// index.search("e").count                                          // 2 ("Bluetooth", "Réseau…")
+/// index.search("vp", ranking: .wordMatchesFirst).map(\.record)     // [1, 3, 4]
+/// ```
+///
+/// `FoldIndex` is an immutable value and `Sendable`.
+///
+/// - Complexity: building is O(n) for n bytes of records; a search is O(n)
+///   byte comparisons (sublinear for longer queries) plus O(k log k) for k
+///   matches when ranking.
+public struct FoldIndex: Sendable {
+  /// How ``search(_:options:ranking:)`` orders its results.
+  public enum Ranking: Sendable, Hashable {
+    /// By record index.
+    case recordOrder
+    /// Records where the query is a whole word first, then records where it
+    /// starts a word, then the others; by record index within each group.
+    case wordMatchesFirst
+  }
+
+  /// The records, as given.
+  ///
+  /// ```swift
+  /// FoldIndex(["a", "b"]).records  // ["a", "b"]
+  /// ```
+  public let records: [String]
+  /// All folded records, each followed by 0xFF.
+  private let folded: [UInt8]
+  /// `folded` offset where each record starts (and one past the end).
+  private let starts: [Int]
+  /// Each record's offset map (empty, with no allocation, for most ASCII).
+  private let maps: [OffsetMap]
+
+  /// Folds `records` into an index.
+  ///
+  /// ```swift
+  /// let index = FoldIndex(["Crème brûlée", "Café", "Straße"])
+  /// ```
+  ///
+  /// - Complexity: O(n) for n bytes of records.
+  public init(_ records: [String]) {
+    var records = records
+    var folded: [UInt8] = []
+    var starts: [Int] = []
+    var maps: [OffsetMap] = []
+    starts.reserveCapacity(records.count + 1)
+    maps.reserveCapacity(records.count)
+    for i in records.indices {
+      records[i].makeContiguousUTF8()
+      let folding = records[i].utf8.withContiguousStorageIfAvailable { FoldedText.fold($0) }!
+      starts.append(folded.count)
+      folded.append(contentsOf: folding.folded)
+      folded.append(0xFF)
+      maps.append(folding.map)
+    }
+    starts.append(folded.count)
+    self.records = records
+    self.folded = folded
+    self.starts = starts
+    self.maps = maps
+  }
+
+  /// The number of records.
+  ///
+  /// ```swift
+  /// FoldIndex(["a", "b"]).count  // 2
+  /// ```
+  public var count: Int { records.count }
+
+  /// The records that match `query`, each with its match ranges.
+  ///
+  /// Each record is searched as ``FoldedText/matches(of:options:in:)``
+  /// would: leftmost, non-overlapping matches that pass `options`.
+  ///
+  /// ```swift
+  /// let index = FoldIndex(["Café crème", "CAFE", "Décaféiné"])
+  /// for match in index.search("cafe") {
+  ///   print(match.record, match.ranges.map { index.records[match.record][$0] })
+  /// }
+  /// // 0 ["Café"]   1 ["CAFE"]   2 ["caf"…]
+  /// ```
+  ///
+  /// - Complexity: O(n) for n folded bytes, plus the matches.
+  public func search(
+    _ query: String, options: SearchOptions = [], ranking: Ranking = .recordOrder
+  ) -> [RecordMatch] {
+    guard let prepared = FoldedQuery(query) else { return [] }
+    var found: [(record: Int, ranges: [Range<Int>], tier: Int)] = []
+    let wantsTier = ranking == .wordMatchesFirst
+    if prepared.leadingMark != nil {
+      // Rare: a query starting with a mark. Search record by record.
+      for record in records.indices {
+        let text = FoldedText(records[record])
+        let ranges = text.withScanner(options: options, window: nil) { $0.matches(of: prepared) }
+        if !ranges.isEmpty {
+          found.append((record, ranges, wantsTier ? tier(of: ranges, in: record) : 0))
+        }
+      }
+    } else {
+      let needle = prepared.folded
+      folded.withUnsafeBufferPointer { haystack in
+        var record = 0
+        var ranges: [Range<Int>] = []
+        var resume = 0
+        var scanner: MatchScanner? = nil
+        func flush() {
+          if !ranges.isEmpty {
+            found.append((record, ranges, wantsTier ? tier(of: ranges, in: record) : 0))
+            ranges = []
+          }
+        }
+        ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: 0) { offset in
+          if offset >= starts[record + 1] {
+            flush()
+            // Gallop to the record holding `offset`.
+            var low = record + 1
+            var high = starts.count - 1
+            while low < high {
+              let mid = (low + high + 1) / 2
+              if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+            }
+            record = low
+            resume = 0
+            scanner = nil
+          }
+          let local = offset - starts[record]
+          guard local >= resume else { return offset + 1 }
+          let map = maps[record]
+          guard let lower = map.originalOffset(ofFolded: local),
+            let upper = map.originalOffset(ofFolded: local + needle.count)
+          else { return offset + 1 }
+          if !options.isEmpty {
+            if scanner == nil {
+              scanner = makeScanner(record: record, options: options, in: haystack)
+            }
+            let passes = records[record].utf8.withContiguousStorageIfAvailable { original in
+              MatchScanner(
+                original: original, folded: scanner!.folded, map: map, options: options,
+                window: 0..<original.count, isGraphemeBoundary: scanner!.isGraphemeBoundary
+              ).passes(lower..<upper)
+            }!
+            guard passes else { return offset + 1 }
+          }
+          ranges.append(lower..<upper)
+          resume = local + needle.count
+          return offset + needle.count
+        }
+        flush()
+      }
+    }
+    if wantsTier {
+      found.sort { ($0.tier, $0.record) < ($1.tier, $1.record) }
+    }
+    return found.map { entry in
+      let record = records[entry.record]
+      let utf8 = record.utf8
+      return RecordMatch(
+        record: entry.record,
+        ranges: entry.ranges.map {
+          utf8.index(
+            utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: $0.upperBound)
+        })
+    }
+  }
+
+  /// A scanner template for one record: its folded slice of `all` and its
+  /// grapheme test (the original bytes are supplied per use).
+  private func makeScanner(
+    record: Int, options: SearchOptions, in all: UnsafeBufferPointer<UInt8>
+  ) -> MatchScanner {
+    let indexer = TextIndexer(text: records[record], invalidSequences: [])
+    return MatchScanner(
+      original: UnsafeBufferPointer(start: nil, count: 0),
+      folded: UnsafeBufferPointer(rebasing: all[starts[record]..<starts[record + 1] - 1]),
+      map: maps[record], options: options, window: 0..<0,
+      isGraphemeBoundary: indexer.isGraphemeBoundary)
+  }
+
+  /// 0 when some match is a whole word, 1 when some match starts a word,
+  /// else 2.
+  private func tier(of ranges: [Range<Int>], in record: Int) -> Int {
+    records[record].utf8.withContiguousStorageIfAvailable { bytes in
+      var best = 2
+      for range in ranges where WordBoundary.isBoundary(range.lowerBound, in: bytes) {
+        if WordBoundary.isBoundary(range.upperBound, in: bytes) { return 0 }
+        best = 1
+      }
+      return best
+    }!
+  }
+}
+
+/// One record's matches in a ``FoldIndex`` search.
+///
+/// ```swift
+/// let index = FoldIndex(["Wi-Fi", "VPN"])
+/// let match = index.search("vpn")[0]
+/// match.record                               // 1
+/// index.records[match.record][match.ranges[0]]  // "VPN"
+/// ```
+public struct RecordMatch: Sendable, Hashable {
+  /// The record's index in the array the index was built from.
+  public let record: Int
+  /// The matches in that record, as ranges of its string, in order.
+  public let ranges: [Range<String.Index>]
+
+  /// A record match (normally produced by ``FoldIndex/search(_:options:ranking:)``).
+  ///
+  /// ```swift
+  /// let name = "VPN"
+  /// RecordMatch(record: 0, ranges: [name.startIndex..<name.endIndex])
+  /// ```
+  public init(record: Int, ranges: [Range<String.Index>]) {
+    self.record = record
+    self.ranges = ranges
+  }
+}

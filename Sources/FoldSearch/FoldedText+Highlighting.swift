@@ -1,0 +1,205 @@
+import Foundation
+
+/// Portable renderings of a text with its matches highlighted.
+extension FoldedText {
+  /// The text as an `AttributedString` whose match runs carry
+  /// ``SearchMatchAttribute`` (the match index); other runs have no
+  /// attributes.
+  ///
+  /// ```swift
+  /// let text = FoldedText("El café y el CAFE")
+  /// let styled = text.attributedString(highlighting: "cafe")
+  /// styled.runs.compactMap(\.searchMatch)  // [0, 1]
+  /// ```
+  ///
+  /// - Complexity: O(n + k) for a text of n bytes and k matches.
+  public func attributedString(highlighting query: String, options: SearchOptions = [])
+    -> AttributedString
+  {
+    Self.attributedString(text, highlighting: matches(of: query, options: options))
+  }
+
+  /// The text with each match wrapped in ANSI terminal escapes (by default
+  /// reverse video, which reads on any colour scheme).
+  ///
+  /// ```swift
+  /// print(FoldedText("un CAFÉ").ansiString(highlighting: "cafe"))  // "un \u{1B}[7mCAFÉ\u{1B}[27m"
+  /// ```
+  ///
+  /// - Complexity: O(n + k).
+  public func ansiString(
+    highlighting query: String, options: SearchOptions = [], style: ANSIHighlightStyle = .reverse
+  ) -> String {
+    Self.ansiString(text, highlighting: matches(of: query, options: options), style: style)
+  }
+
+  /// The text as HTML: each match in a `<mark>` element, and `&`, `<`, `>`,
+  /// `"` and `'` escaped everywhere else (and inside marks).
+  ///
+  /// ```swift
+  /// FoldedText("<b>café</b>").htmlString(highlighting: "cafe")
+  /// // "&lt;b&gt;<mark>café</mark>&lt;/b&gt;"
+  /// ```
+  ///
+  /// - Complexity: O(n + k).
+  public func htmlString(highlighting query: String, options: SearchOptions = []) -> String {
+    Self.htmlString(text, highlighting: matches(of: query, options: options))
+  }
+
+  // MARK: Shared by FoldedText and FindSession
+
+  static func attributedString(_ text: String, highlighting ranges: [Range<String.Index>])
+    -> AttributedString
+  {
+    var result = AttributedString()
+    var cursor = text.startIndex
+    for (index, range) in ranges.enumerated() {
+      if cursor < range.lowerBound {
+        result.append(AttributedString(String(text[cursor..<range.lowerBound])))
+      }
+      var match = AttributedString(String(text[range]))
+      match[SearchMatchAttribute.self] = index
+      result.append(match)
+      cursor = range.upperBound
+    }
+    if cursor < text.endIndex { result.append(AttributedString(String(text[cursor...]))) }
+    return result
+  }
+
+  static func ansiString(
+    _ text: String, highlighting ranges: [Range<String.Index>], style: ANSIHighlightStyle,
+    current: Int? = nil, currentStyle: ANSIHighlightStyle = .boldYellowBackground
+  ) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count + ranges.count * 12)
+    var cursor = text.startIndex
+    for (index, range) in ranges.enumerated() {
+      result += text[cursor..<range.lowerBound]
+      let style = index == current ? currentStyle : style
+      result += style.start
+      result += text[range]
+      result += style.end
+      cursor = range.upperBound
+    }
+    result += text[cursor...]
+    return result
+  }
+
+  static func htmlString(_ text: String, highlighting ranges: [Range<String.Index>]) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count + ranges.count * 13)
+    func escape(_ part: Substring) {
+      for character in part {
+        switch character {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case ">": result += "&gt;"
+        case "\"": result += "&quot;"
+        case "'": result += "&#39;"
+        default: result.append(character)
+        }
+      }
+    }
+    var cursor = text.startIndex
+    for range in ranges {
+      escape(text[cursor..<range.lowerBound])
+      result += "<mark>"
+      escape(text[range])
+      result += "</mark>"
+      cursor = range.upperBound
+    }
+    escape(text[cursor...])
+    return result
+  }
+}
+
+/// The escape sequences that open and close a highlighted match in a
+/// terminal.
+///
+/// ```swift
+/// let style = ANSIHighlightStyle(start: "\u{1B}[4m", end: "\u{1B}[24m")  // underline
+/// FoldedText("café").ansiString(highlighting: "cafe", style: style)
+/// ```
+///
+/// - Complexity: O(1).
+public struct ANSIHighlightStyle: Sendable, Hashable {
+  /// Written before a match.
+  public var start: String
+  /// Written after a match; should undo exactly what `start` set.
+  public var end: String
+
+  /// A style from its two escape sequences.
+  ///
+  /// ```swift
+  /// ANSIHighlightStyle(start: "\u{1B}[1m", end: "\u{1B}[22m")  // bold
+  /// ```
+  public init(start: String, end: String) {
+    self.start = start
+    self.end = end
+  }
+
+  /// Reverse video (SGR 7 / 27).
+  public static let reverse = ANSIHighlightStyle(start: "\u{1B}[7m", end: "\u{1B}[27m")
+  /// Bold black on yellow (SGR 1;30;43), reset with SGR 0.
+  public static let boldYellowBackground = ANSIHighlightStyle(
+    start: "\u{1B}[1;30;43m", end: "\u{1B}[0m")
+}
+
+extension FindSession {
+  /// The text with every match carrying ``SearchMatchAttribute``.
+  ///
+  /// ```swift
+  /// var session = FindSession(text: "café, CAFE")
+  /// session.query = "cafe"
+  /// session.attributedString().runs.compactMap(\.searchMatch)  // [0, 1]
+  /// ```
+  ///
+  /// - Complexity: O(n + k).
+  public func attributedString() -> AttributedString {
+    FoldedText.attributedString(text, highlighting: matches)
+  }
+
+  /// The text with matches in `style` and the current match in
+  /// `currentStyle`, for a terminal.
+  ///
+  /// ```swift
+  /// var session = FindSession(text: "café, CAFE")
+  /// session.query = "cafe"
+  /// print(session.ansiString())
+  /// ```
+  ///
+  /// - Complexity: O(n + k).
+  public func ansiString(
+    style: ANSIHighlightStyle = .reverse, currentStyle: ANSIHighlightStyle = .boldYellowBackground
+  ) -> String {
+    FoldedText.ansiString(
+      text, highlighting: matches, style: style, current: currentIndex, currentStyle: currentStyle)
+  }
+
+  /// The text as HTML with each match in `<mark>`, the current one as
+  /// `<mark class="current">`.
+  ///
+  /// ```swift
+  /// var session = FindSession(text: "a < café")
+  /// session.query = "cafe"
+  /// session.htmlString()  // "a &lt; <mark class=\"current\">café</mark>"
+  /// ```
+  ///
+  /// - Complexity: O(n + k).
+  public func htmlString() -> String {
+    let html = FoldedText.htmlString(text, highlighting: matches)
+    guard let current = currentIndex else { return html }
+    // Mark the current match: the (current + 1)-th "<mark>".
+    var result = ""
+    var rest = Substring(html)
+    var seen = 0
+    while let found = rest.range(of: "<mark>") {
+      result += rest[..<found.lowerBound]
+      result += seen == current ? "<mark class=\"current\">" : "<mark>"
+      seen += 1
+      rest = rest[found.upperBound...]
+    }
+    result += rest
+    return result
+  }
+}

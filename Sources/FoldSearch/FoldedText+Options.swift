@@ -1,0 +1,136 @@
+/// Searching a ``FoldedText`` with ``SearchOptions``, within a range, and
+/// from a position in either direction.
+extension FoldedText {
+  /// The UTF-8 offsets, in the original, of every match of `query` that
+  /// passes `options`, optionally only inside `range`.
+  ///
+  /// With no options and no range this is ``byteRanges(of:)``. A `range`
+  /// limits the search as if the text were only that range (a match never
+  /// crosses its ends); its bounds are clamped to the text and rounded down
+  /// to scalar boundaries.
+  ///
+  /// ```swift
+  /// let text = FoldedText("VPN, Avpx, vpn")
+  /// text.byteRanges(of: "vp", options: [.wordStart])            // [0..<2, 11..<13]
+  /// text.byteRanges(of: "vp", options: [], in: 5..<14)          // [6..<8, 11..<13]
+  /// ```
+  ///
+  /// - Complexity: O(n + m) for n folded bytes in the range and a query of
+  ///   m, plus O(1) per candidate for the word filters.
+  public func byteRanges(of query: String, options: SearchOptions, in range: Range<Int>? = nil)
+    -> [Range<Int>]
+  {
+    guard let prepared = FoldedQuery(query) else { return [] }
+    if options.isEmpty && range == nil { return byteRanges(of: prepared) }
+    return withScanner(options: options, window: range.map(roundedWindow)) {
+      $0.matches(of: prepared)
+    }
+  }
+
+  /// The ranges of ``text`` of every match of `query` that passes
+  /// `options`, optionally only inside `range`.
+  ///
+  /// ```swift
+  /// let text = FoldedText("Le café, la cafétéria, CAFE")
+  /// text.matches(of: "cafe", options: [.wholeWords]).map { text.text[$0] }  // ["café", "CAFE"]
+  /// ```
+  ///
+  /// - Complexity: as ``byteRanges(of:options:in:)``.
+  public func matches(
+    of query: String, options: SearchOptions, in range: Range<String.Index>? = nil
+  ) -> [Range<String.Index>] {
+    let indexer = makeIndexer()
+    let window = range.map {
+      indexer.originalOffset(of: $0.lowerBound)..<indexer.originalOffset(of: $0.upperBound)
+    }
+    return byteRanges(of: query, options: options, in: window).map(indexer.range(ofOriginal:))
+  }
+
+  /// The first match of `query` from `position` in `direction`: forward,
+  /// the first match starting at or after it; backward, the last match
+  /// ending at or before it (find previous from the caret). Nil when there
+  /// is none; this never wraps around.
+  ///
+  /// Both directions walk the same leftmost, non-overlapping matches (those
+  /// of ``matches(of:options:in:)`` over `range`), so next and previous are
+  /// each other's inverse.
+  ///
+  /// ```swift
+  /// let text = FoldedText("cafe, café, CAFÉ")
+  /// let caret = text.text.index(text.text.startIndex, offsetBy: 8)  // inside "café"
+  /// text.firstMatch(of: "cafe", from: caret)                         // the range of "CAFÉ"
+  /// text.firstMatch(of: "cafe", from: caret, direction: .backward)   // the range of "cafe"
+  /// ```
+  ///
+  /// - Complexity: forward, O(n) for the n folded bytes from `position` to
+  ///   the first match; backward, O(p) for the p bytes before `position`.
+  public func firstMatch(
+    of query: String, options: SearchOptions = [], from position: String.Index,
+    direction: SearchDirection = .forward, in range: Range<String.Index>? = nil
+  ) -> Range<String.Index>? {
+    guard let prepared = FoldedQuery(query) else { return nil }
+    let indexer = makeIndexer()
+    let offset = indexer.originalOffset(of: position)
+    let window = range.map {
+      indexer.originalOffset(of: $0.lowerBound)..<indexer.originalOffset(of: $0.upperBound)
+    }
+    let found: Range<Int>? = withScanner(options: options, window: window.map(roundedWindow)) {
+      scanner in
+      var found: Range<Int>? = nil
+      switch direction {
+      case .forward:
+        // Matches must be the same as a search from the window start, so
+        // walk from there but report only the first at or after `offset`.
+        scanner.forEachMatch(of: prepared, from: scanner.window.lowerBound) { match in
+          guard match.lowerBound >= offset else { return true }
+          found = match
+          return false
+        }
+      case .backward:
+        scanner.forEachMatch(of: prepared, from: scanner.window.lowerBound) { match in
+          guard match.upperBound <= offset else { return false }
+          found = match
+          return true
+        }
+      }
+      return found
+    }
+    return found.map(indexer.range(ofOriginal:))
+  }
+
+  /// Clamps a byte window to the text and rounds it to scalar starts.
+  private func roundedWindow(_ window: Range<Int>) -> Range<Int> {
+    withOriginalBytes { bytes in
+      func round(_ offset: Int) -> Int {
+        var offset = min(max(offset, 0), bytes.count)
+        var steps = 0
+        while offset > 0, offset < bytes.count, bytes[offset] & 0xC0 == 0x80, steps < 3 {
+          offset -= 1
+          steps += 1
+        }
+        return offset
+      }
+      let lower = round(window.lowerBound)
+      return lower..<max(lower, round(window.upperBound))
+    }
+  }
+
+  func makeIndexer() -> TextIndexer {
+    TextIndexer(text: text, invalidSequences: invalidSequences)
+  }
+
+  /// Runs `body` with a scanner over this text's buffers.
+  func withScanner<R>(options: SearchOptions, window: Range<Int>?, _ body: (MatchScanner) -> R) -> R
+  {
+    let indexer: TextIndexer? = options.contains(.graphemeAligned) ? makeIndexer() : nil
+    return withOriginalBytes { original in
+      foldedBytes.withUnsafeBufferPointer { folded in
+        body(
+          MatchScanner(
+            original: original, folded: folded, map: offsetMap, options: options,
+            window: window ?? 0..<original.count,
+            isGraphemeBoundary: { indexer?.isGraphemeBoundary($0) ?? true }))
+      }
+    }
+  }
+}

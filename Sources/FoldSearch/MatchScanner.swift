@@ -1,0 +1,285 @@
+import _FoldSearchBytes
+
+/// The options-aware search core behind ``FoldedText/byteRanges(of:options:in:)``,
+/// ``FindSession`` and ``FoldIndex``.
+///
+/// ## Idea
+/// Like the engine's own matcher, it finds the folded query in the folded
+/// bytes and maps each occurrence back through the ``OffsetMap``, rejecting
+/// ends strictly inside an atomic expansion. On top of that it applies
+/// ``SearchOptions`` and a search window: a candidate that fails a filter is
+/// skipped and the search continues with the *overlapping* candidates after
+/// it, so filters never hide a later valid match. Accepted matches are
+/// leftmost first and non-overlapping, resuming at the accepted match's end,
+/// exactly as the engine does when no filter is set (a test checks this).
+///
+/// It works on plain buffers so that ``FindSession`` can search its own,
+/// incrementally patched, storage.
+struct MatchScanner {
+  /// The original UTF-8 bytes.
+  let original: UnsafeBufferPointer<UInt8>
+  /// The folded bytes.
+  let folded: UnsafeBufferPointer<UInt8>
+  /// Folded → original offsets.
+  let map: OffsetMap
+  let options: SearchOptions
+  /// The original byte range searched; matches lie inside it.
+  let window: Range<Int>
+  /// Answers whether an original offset is a grapheme-cluster boundary;
+  /// consulted only with ``SearchOptions/graphemeAligned``.
+  let isGraphemeBoundary: (Int) -> Bool
+
+  /// The folded counterpart of ``window``.
+  var foldedWindow: Range<Int> {
+    map.foldedOffset(
+      ofOriginal: window.lowerBound)..<map.foldedOffset(ofOriginal: window.upperBound)
+  }
+
+  /// Whether a candidate's original range passes the option filters.
+  func passes(_ range: Range<Int>) -> Bool {
+    if options.needsWordStart && !WordBoundary.isBoundary(range.lowerBound, in: original) {
+      return false
+    }
+    if options.contains(.wholeWords) && !WordBoundary.isBoundary(range.upperBound, in: original) {
+      return false
+    }
+    if options.contains(.graphemeAligned)
+      && !(isGraphemeBoundary(range.lowerBound) && isGraphemeBoundary(range.upperBound))
+    {
+      return false
+    }
+    return true
+  }
+
+  /// The original range of the occurrence of `length` folded bytes at folded
+  /// `start`, when both ends are source-scalar boundaries inside the window
+  /// and the filters pass.
+  @inline(__always)
+  func accept(foldedStart start: Int, length: Int) -> Range<Int>? {
+    guard let lower = map.originalOffset(ofFolded: start), lower >= window.lowerBound,
+      var upper = map.originalOffset(ofFolded: start + length)
+    else { return nil }
+    // D1 extends an end over the marks after it; not past the window.
+    upper = min(upper, window.upperBound)
+    guard lower < upper, passes(lower..<upper) else { return nil }
+    return lower..<upper
+  }
+
+  /// Calls `body` with each match that starts at or after original offset
+  /// `from`, in order; `body` returns false to stop.
+  ///
+  /// With `startsBefore` (an original offset), only matches starting before
+  /// it are reported, and the scan stops there.
+  func forEachMatch(
+    of query: FoldedQuery, from: Int, startsBefore: Int? = nil, _ body: (Range<Int>) -> Bool
+  ) {
+    if let mark = query.leadingMark {
+      for range in leadingMarkMatches(mark: mark, rest: query.folded) where range.lowerBound >= from
+      {
+        if let startsBefore, range.lowerBound >= startsBefore { return }
+        if !body(range) { return }
+      }
+      return
+    }
+    let needle = query.folded
+    var limit = foldedWindow.upperBound
+    if let startsBefore {
+      limit = min(
+        limit, map.foldedOffset(ofOriginal: min(startsBefore, window.upperBound)) + needle.count - 1
+      )
+    }
+    let start = map.foldedOffset(ofOriginal: max(from, window.lowerBound))
+    guard !needle.isEmpty, start + needle.count <= limit else { return }
+    let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
+    ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
+      guard let range = accept(foldedStart: offset, length: needle.count), range.lowerBound >= from
+      else {
+        return offset + 1
+      }
+      return body(range) ? offset + needle.count : nil
+    }
+  }
+
+  /// Every match in the window.
+  func matches(of query: FoldedQuery) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    forEachMatch(of: query, from: window.lowerBound) {
+      result.append($0)
+      return true
+    }
+    return result
+  }
+
+  /// Folded starts of every occurrence of `needle` in the folded window
+  /// whose start is a source-scalar boundary (overlapping ones included):
+  /// the raw material type-ahead refines. Nil when there are more than
+  /// `limit`.
+  func occurrenceStarts(of needle: [UInt8], limit: Int) -> [Int]? {
+    let window = foldedWindow
+    guard !needle.isEmpty, window.lowerBound + needle.count <= window.upperBound else { return [] }
+    var starts: [Int] = []
+    var overflow = false
+    let haystack = UnsafeBufferPointer(rebasing: folded[0..<window.upperBound])
+    ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: window.lowerBound) {
+      offset in
+      guard map.originalOffset(ofFolded: offset) != nil else { return offset + 1 }
+      if starts.count == limit {
+        overflow = true
+        return nil
+      }
+      starts.append(offset)
+      return offset + 1
+    }
+    return overflow ? nil : starts
+  }
+
+  /// The subset of `starts` (from ``occurrenceStarts(of:limit:)`` for a
+  /// prefix of `needle`) where all of `needle` occurs.
+  func refine(_ starts: [Int], to needle: [UInt8]) -> [Int] {
+    let end = foldedWindow.upperBound
+    let count = needle.count
+    return needle.withUnsafeBufferPointer { needle in
+      starts.filter { start in
+        guard start + count <= end else { return false }
+        var i = 0
+        while i < count {
+          if folded[start + i] != needle[i] { return false }
+          i += 1
+        }
+        return true
+      }
+    }
+  }
+
+  /// The leftmost non-overlapping matches among occurrences of a needle of
+  /// `length` folded bytes at `starts` (increasing).
+  func matches(atStarts starts: [Int], length: Int) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var resume = 0
+    for start in starts where start >= resume {
+      if let range = accept(foldedStart: start, length: length) {
+        result.append(range)
+        resume = start + length
+      }
+    }
+    return result
+  }
+
+  /// Matches of a query that starts with an ignorable scalar (see
+  /// ``FoldedQuery/LeadingMark``): candidates from the folded text and from
+  /// the original bytes, overlapping, then filtered and chosen leftmost
+  /// first, as the engine does.
+  private func leadingMarkMatches(mark: FoldedQuery.LeadingMark, rest: [UInt8]) -> [Range<Int>] {
+    var candidates: [Range<Int>] = []
+    let needle = mark.key + rest
+    let limit = foldedWindow.upperBound
+    let start = foldedWindow.lowerBound
+    if start + needle.count <= limit {
+      let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
+      ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
+        if let lower = map.originalOffset(ofFolded: offset), lower >= window.lowerBound,
+          let upper = map.originalOffset(ofFolded: offset + needle.count)
+        {
+          candidates.append(lower..<min(upper, window.upperBound))
+        }
+        return offset + 1
+      }
+    }
+    let windowBytes = UnsafeBufferPointer(rebasing: original[0..<window.upperBound])
+    for spelling in mark.ignorableSpellings {
+      ByteSearcher(needle: spelling).forEachOccurrence(in: windowBytes, from: window.lowerBound) {
+        offset in
+        let restStart = map.foldedOffset(ofOriginal: offset + spelling.count)
+        let restEnd = restStart + rest.count
+        if restEnd <= limit,
+          rest.isEmpty || folded[restStart..<restEnd].elementsEqual(rest),
+          let upper = map.originalOffset(ofFolded: restEnd)
+        {
+          candidates.append(offset..<min(upper, window.upperBound))
+        }
+        return offset + 1
+      }
+    }
+    candidates.sort { $0.lowerBound < $1.lowerBound }
+    var result: [Range<Int>] = []
+    for candidate in candidates
+    where candidate.lowerBound >= (result.last?.upperBound ?? 0) && !candidate.isEmpty
+      && passes(candidate)
+    {
+      result.append(candidate)
+    }
+    return result
+  }
+}
+
+/// Converts between original UTF-8 offsets and indices of the text a
+/// ``FoldedText`` exposes, where each ill-formed sequence of byte input is
+/// one U+FFFD (three bytes).
+struct TextIndexer {
+  let text: String
+  /// Ill-formed sequences, in order, with the text offset where each one's
+  /// U+FFFD starts.
+  private let sequences: [(original: Int, length: Int, textOffset: Int)]
+
+  init(text: String, invalidSequences: [InvalidSequence]) {
+    self.text = text
+    var growth = 0
+    var sequences: [(Int, Int, Int)] = []
+    sequences.reserveCapacity(invalidSequences.count)
+    for sequence in invalidSequences {
+      sequences.append((sequence.offset, sequence.length, sequence.offset + growth))
+      growth += 3 - sequence.length
+    }
+    self.sequences = sequences
+  }
+
+  /// The index of `text` at original offset `offset`.
+  func index(ofOriginal offset: Int) -> String.Index {
+    var textOffset = offset
+    if !sequences.isEmpty {
+      // Last sequence starting before `offset`.
+      var low = 0
+      var high = sequences.count
+      while low < high {
+        let mid = (low + high) / 2
+        if sequences[mid].original < offset { low = mid + 1 } else { high = mid }
+      }
+      if low > 0 {
+        let s = sequences[low - 1]
+        textOffset = s.textOffset + 3 + (offset - s.original - s.length)
+      }
+    }
+    return text.utf8.index(text.utf8.startIndex, offsetBy: textOffset)
+  }
+
+  /// The original offset of `index`, rounded down to a scalar boundary.
+  func originalOffset(of index: String.Index) -> Int {
+    let utf8 = text.utf8
+    var textOffset = utf8.distance(from: utf8.startIndex, to: index)
+    while textOffset > 0, textOffset < utf8.count,
+      utf8[utf8.index(utf8.startIndex, offsetBy: textOffset)] & 0xC0 == 0x80
+    {
+      textOffset -= 1
+    }
+    guard !sequences.isEmpty else { return textOffset }
+    var low = 0
+    var high = sequences.count
+    while low < high {
+      let mid = (low + high) / 2
+      if sequences[mid].textOffset < textOffset { low = mid + 1 } else { high = mid }
+    }
+    guard low > 0 else { return textOffset }
+    let s = sequences[low - 1]
+    return s.original + s.length + (textOffset - s.textOffset - 3)
+  }
+
+  /// Original byte range → range of `text`.
+  func range(ofOriginal range: Range<Int>) -> Range<String.Index> {
+    index(ofOriginal: range.lowerBound)..<index(ofOriginal: range.upperBound)
+  }
+
+  /// Whether original offset `offset` is a `Character` boundary of `text`.
+  func isGraphemeBoundary(_ offset: Int) -> Bool {
+    index(ofOriginal: offset).samePosition(in: text) != nil
+  }
+}

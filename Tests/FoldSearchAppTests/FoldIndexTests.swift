@@ -1,0 +1,50 @@
+import Testing
+
+@testable import FoldSearch
+
+@Suite("FoldIndex")
+struct FoldIndexTests {
+  let index = FoldIndex([
+    "Wi-Fi", "VPN", "Bluetooth", "Réseau privé (VPN)", "Avpx", "Café crème", "Straße",
+  ])
+
+  @Test func searchesAllRecordsInOrder() {
+    #expect(index.search("vpn").map(\.record) == [1, 3])
+    #expect(index.search("VP").map(\.record) == [1, 3, 4])
+    #expect(index.search("vp", options: [.wordStart]).map(\.record) == [1, 3])
+    #expect(index.search("vp", options: [.wholeWords]).isEmpty)
+    #expect(index.search("").isEmpty)
+    let strasse = index.search("STRASSE")
+    #expect(
+      strasse.count == 1 && index.records[strasse[0].record][strasse[0].ranges[0]] == "Straße")
+    let e = index.search("e")
+    #expect(e.map(\.record) == [2, 3, 5, 6])
+    #expect(e.first { $0.record == 5 }!.ranges.map { index.records[5][$0] } == ["é", "è", "e"])
+  }
+
+  @Test func rankingPutsWordHitsFirst() {
+    let names = FoldIndex(["Avpx", "my vpnserver", "VPN", "xvpn"])
+    #expect(names.search("vpn").map(\.record) == [1, 2, 3])
+    #expect(names.search("vpn", ranking: .wordMatchesFirst).map(\.record) == [2, 1, 3])
+  }
+
+  @Test func queriesStartingWithAMark() {
+    let marks = FoldIndex(["e\u{301}", "x", "\u{301}a"])
+    #expect(marks.search("\u{301}").map(\.record) == [0, 2])
+  }
+
+  @Test func agreesWithFoldedTextPerRecord() {
+    var g = Generator(state: 9)
+    let records = (0..<400).map { _ in randomText(&g, pieces: g.int(0..<8)) }
+    let index = FoldIndex(records)
+    for query in ["e", "ss", "a b", "한", "cafe", "s", "fi", "👨"] {
+      for options in [SearchOptions(), .wordStart, .wholeWords, .graphemeAligned] {
+        let expected = records.indices.compactMap { i -> RecordMatch? in
+          let ranges = FoldedText(records[i]).matches(of: query, options: options)
+          return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
+        }
+        #expect(index.search(query, options: options) == expected, "\(query) \(options)")
+      }
+    }
+  }
+}

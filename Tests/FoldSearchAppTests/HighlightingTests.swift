@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import FoldSearch
+
+@Suite("Highlighting and demo")
+struct HighlightingTests {
+  @Test func attributedStringCarriesMatchIndices() {
+    let text = FoldedText("El café y el CAFE")
+    let styled = text.attributedString(highlighting: "cafe")
+    #expect(String(styled.characters) == "El café y el CAFE")
+    let runs = styled.runs.map { (String(styled[$0.range].characters), $0.searchMatch) }
+    #expect(runs.map(\.0) == ["El ", "café", " y el ", "CAFE"])
+    #expect(runs.map(\.1) == [nil, 0, nil, 1])
+    #expect(styled.runs[\.searchMatch].compactMap { $0.0 } == [0, 1])
+    #expect(FoldedText("abc").attributedString(highlighting: "x").runs.count == 1)
+  }
+
+  @Test func ansiAndHTML() {
+    #expect(FoldedText("un CAFÉ").ansiString(highlighting: "cafe") == "un \u{1B}[7mCAFÉ\u{1B}[27m")
+    #expect(
+      FoldedText("<b>café</b> & \"Café\" 'x'").htmlString(highlighting: "cafe")
+        == "&lt;b&gt;<mark>café</mark>&lt;/b&gt; &amp; &quot;<mark>Café</mark>&quot; &#39;x&#39;")
+    #expect(FoldedText("a<").htmlString(highlighting: "a<") == "<mark>a&lt;</mark>")
+    var session = FindSession(text: "a < café, cafe")
+    session.query = "cafe"
+    #expect(session.htmlString() == "a &lt; <mark class=\"current\">café</mark>, <mark>cafe</mark>")
+    #expect(session.attributedString().runs.compactMap(\.searchMatch) == [0, 1])
+    #expect(session.ansiString().contains("\u{1B}[1;30;43mcafé\u{1B}[0m"))
+  }
+
+  static let demoOutput =
+    "Search: cafe\nEl \u{1B}[7mcafé\u{1B}[27m de la mañana sabe mejor. Un \u{1B}[7mCAFE\u{1B}[27m largo, una \u{1B}[7mcafe\u{1B}[27mtería pequeña y un niño que pide más \u{1B}[7mcafé\u{1B}[27m. Mañana volverá el NIÑO a la misma \u{1B}[7mcafe\u{1B}[27mteria.\n5 found\n"
+
+  /// The demo binary lives beside the test runner in the products directory.
+  static let demo: URL? = {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+      .deletingLastPathComponent()
+    while directory.path != "/" {
+      let candidate = directory.appendingPathComponent("foldsearch-demo")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory.deleteLastPathComponent()
+    }
+    return nil
+  }()
+
+  @Test func demoNoAnimationOutput() throws {
+    guard let demo = Self.demo else {
+      Issue.record("foldsearch-demo was not built next to the tests (swift build first)")
+      return
+    }
+    let process = Process()
+    process.executableURL = demo
+    process.arguments = ["--no-animation"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(String(decoding: data, as: UTF8.self) == Self.demoOutput)
+  }
+}

@@ -1,0 +1,106 @@
+import Testing
+
+@testable import FoldSearch
+
+@Suite("Search options")
+struct SearchOptionsTests {
+  @Test(arguments: [
+    // (text, query, options raw, expected matched substrings)
+    ("Avpx, VPN settings, vpn", "vp", SearchOptions.wordStart, ["VP", "vp"]),
+    ("Avpx VPN", "vp", SearchOptions(), ["vp", "VP"]),
+    ("cafe cafeteria CAFÉ", "cafe", SearchOptions.wholeWords, ["cafe", "CAFÉ"]),
+    ("cafe cafeteria décafe", "cafe", SearchOptions.wordStart, ["cafe", "cafe"]),
+    ("xa-a-a", "a-a", SearchOptions.wordStart, ["a-a"]),
+    ("my_file file", "file", SearchOptions.wholeWords, ["file", "file"]),
+    ("l'eau, EAU", "eau", SearchOptions.wholeWords, ["eau", "EAU"]),
+    ("Straße strasse", "strasse", SearchOptions.wholeWords, ["Straße", "strasse"]),
+    ("niño2 niño", "nino", SearchOptions.wholeWords, ["niño"]),
+    ("👨‍👩‍👧 and 👨", "👨", SearchOptions.graphemeAligned, ["👨"]),
+    ("👨‍👩‍👧 and 👨", "👨", SearchOptions(), ["👨", "👨"]),
+    ("कि क", "क", SearchOptions.graphemeAligned, ["क"]),
+    ("🇫🇷🇩🇪 🇷🇩", "🇷🇩", SearchOptions.graphemeAligned, ["🇷🇩"]),
+    ("🇫🇷🇩🇪 🇷🇩", "🇷🇩", SearchOptions(), ["🇷🇩", "🇷🇩"]),
+    ("e\u{301}x é", "e", SearchOptions.graphemeAligned, ["e\u{301}", "é"]),
+  ])
+  func filters(text: String, query: String, options: SearchOptions, expected: [String]) {
+    let folded = FoldedText(text)
+    let found = folded.matches(of: query, options: options).map { String(text[$0]) }
+    #expect(found == expected)
+  }
+
+  @Test func optionInitializers() {
+    #expect(
+      SearchOptions(wholeWords: true, graphemeAligned: true) == [.wholeWords, .graphemeAligned])
+    #expect(SearchOptions() == [])
+  }
+
+  @Test func rangeLimitsTheSearchAsIfTheTextWereOnlyThatRange() {
+    let text = FoldedText("aaa")
+    #expect(text.byteRanges(of: "aa") == [0..<2])
+    #expect(text.byteRanges(of: "aa", options: [], in: 1..<3) == [1..<3])
+    #expect(text.byteRanges(of: "aa", options: [], in: 1..<2) == [])
+    // Out-of-range bounds are clamped; mid-scalar bounds are rounded down.
+    let cafe = FoldedText("café café")
+    #expect(cafe.byteRanges(of: "cafe", options: [], in: 4..<100) == [6..<11])
+    #expect(cafe.byteRanges(of: "cafe", options: [], in: 0..<4) == [])
+    let string = "un café, un CAFE"
+    let folded = FoldedText(string)
+    let comma = string.firstIndex(of: ",")!
+    #expect(
+      folded.matches(of: "cafe", options: [], in: comma..<string.endIndex).map { string[$0] } == [
+        "CAFE"
+      ])
+  }
+
+  @Test func firstMatchForwardAndBackward() {
+    let string = "cafe, café, CAFÉ"
+    let text = FoldedText(string)
+    let caret = string.index(string.startIndex, offsetBy: 8)
+    #expect(text.firstMatch(of: "cafe", from: caret).map { string[$0] } == "CAFÉ")
+    #expect(
+      text.firstMatch(of: "cafe", from: caret, direction: .backward).map { string[$0] } == "cafe")
+    #expect(text.firstMatch(of: "cafe", from: string.startIndex, direction: .backward) == nil)
+    #expect(text.firstMatch(of: "cafe", from: string.endIndex) == nil)
+    #expect(
+      text.firstMatch(of: "cafe", from: string.endIndex, direction: .backward).map { string[$0] }
+        == "CAFÉ")
+    // Backward walks the forward matches: in "aaa", "aa" is only 0..<2.
+    let aaa = FoldedText("aaa")
+    #expect(
+      aaa.firstMatch(of: "aa", from: "aaa".endIndex, direction: .backward).map {
+        offsets([$0], in: "aaa")
+      } == [0..<2])
+  }
+
+  @Test func byteInputWithInvalidSequences() {
+    let bytes: [UInt8] = [0xFF] + Array("Café ".utf8) + [0xC3] + Array("CAFE".utf8)
+    let text = FoldedText(utf8: bytes)
+    #expect(text.byteRanges(of: "cafe", options: [.wholeWords]) == [1..<6, 8..<12])
+    #expect(
+      text.matches(of: "cafe", options: [.graphemeAligned]).map { String(text.text[$0]) } == [
+        "Café", "CAFE",
+      ])
+  }
+
+  /// With no options the scanner (used by FindSession and FoldIndex) agrees
+  /// with the engine, on random tricky texts and queries.
+  @Test func scannerAgreesWithEngine() {
+    var g = Generator(state: 6)
+    for _ in 0..<1500 {
+      let string = randomText(&g, pieces: g.int(0..<14))
+      var query = ""
+      for _ in 0..<g.int(1..<4) { query += g.element(tricky) }
+      let text = FoldedText(string)
+      let engine = text.byteRanges(of: query)
+      let scanner = text.byteRanges(of: query, options: [], in: 0..<text.originalByteCount)
+      #expect(
+        engine == scanner,
+        "\(string.unicodeScalars.map { $0.value }) / \(query.unicodeScalars.map { $0.value })")
+      // Filters only ever remove matches from candidates, and results never overlap.
+      for options in [SearchOptions.wordStart, .wholeWords, .graphemeAligned] {
+        let filtered = text.byteRanges(of: query, options: options)
+        #expect(zip(filtered, filtered.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
+      }
+    }
+  }
+}
