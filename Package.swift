@@ -6,7 +6,8 @@
 // Module layering (each split is where the dependencies change):
 //   _FoldSearchICU      system ICU (libicu-dev) found with pkg-config
 //   _FoldSearchCShim    the only code that includes ICU headers; plain-C API
-//   _FoldSearchBytes    stdlib-only byte search (Horspool, Two-Way)
+//   _FoldSearchSIMD     C vector kernels (SSE2/AVX2, runtime dispatch), no ICU
+//   _FoldSearchBytes    byte search (Horspool, Two-Way, SIMD prefilter)
 //   FoldSearch          the public API: fold tables, FoldedText, matching
 //   FoldSearchReference the Foundation oracle and the disagreement comparator
 import PackageDescription
@@ -31,7 +32,8 @@ let package = Package(
       name: "_FoldSearchCShim",
       dependencies: ["_FoldSearchICU"]
     ),
-    .target(name: "_FoldSearchBytes"),
+    .target(name: "_FoldSearchSIMD"),
+    .target(name: "_FoldSearchBytes", dependencies: ["_FoldSearchSIMD"]),
     .target(
       name: "FoldSearch",
       dependencies: ["_FoldSearchCShim", "_FoldSearchBytes"]
