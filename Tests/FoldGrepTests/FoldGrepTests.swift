@@ -16,7 +16,8 @@ struct FoldGrepTests {
     let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var directory = runner.deletingLastPathComponent()
     // On Linux the runner is `<products>/<Package>PackageTests.xctest`.
-    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("foldgrep").path),
+    while !FileManager.default.fileExists(
+      atPath: directory.appendingPathComponent("foldgrep").path),
       directory.path != "/"
     {
       directory.deleteLastPathComponent()
@@ -24,10 +25,18 @@ struct FoldGrepTests {
     return directory.appendingPathComponent("foldgrep")
   }()
 
-  static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Run {
+  static func run(
+    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
+    directory: URL? = nil
+  ) throws -> Run {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    var merged = ProcessInfo.processInfo.environment
+    merged.removeValue(forKey: "NO_COLOR")
+    for (key, value) in environment { merged[key] = value }
+    process.environment = merged
+    if let directory { process.currentDirectoryURL = directory }
     let input = Pipe()
     let output = Pipe()
     let error = Pipe()
@@ -40,19 +49,24 @@ struct FoldGrepTests {
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: Array(out), stderr: String(decoding: err, as: UTF8.self))
+    return Run(
+      status: process.terminationStatus, stdout: Array(out),
+      stderr: String(decoding: err, as: UTF8.self))
   }
 
   /// A scratch directory with a few files, removed afterwards.
   final class Scratch {
     let url: URL
     init() throws {
-      url = FileManager.default.temporaryDirectory.appendingPathComponent("foldgrep-\(UUID().uuidString)")
+      url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "foldgrep-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }
     func file(_ name: String, _ bytes: [UInt8]) throws -> String {
       let path = url.appendingPathComponent(name).path
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       return path
     }
@@ -129,7 +143,9 @@ struct FoldGrepTests {
   @Test func lineNumbersAndFileNames() throws {
     let scratch = try Scratch()
     let path = try scratch.file("fr.txt", Self.french)
-    #expect(try Self.run(["-n", "cafe", path]).out == "1:Le CAFÉ est ouvert\n3:un café, deux cafe\u{301}s\n")
+    #expect(
+      try Self.run(["-n", "cafe", path]).out
+        == "1:Le CAFÉ est ouvert\n3:un café, deux cafe\u{301}s\n")
     #expect(try Self.run(["-H", "-c", "cafe", path]).out == "\(path):2\n")
     #expect(try Self.run(["-h", "-c", "cafe", path, path]).out == "2\n2\n")
   }

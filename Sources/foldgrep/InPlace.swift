@@ -1,0 +1,171 @@
+// --in-place: rewriting files with their matches replaced, safely.
+//
+// Nothing is written until a chunk contains a match whose replacement differs
+// from it; then a temporary file is created in the file's directory, the
+// unchanged bytes before that chunk are copied from the original, and every
+// chunk from there on is written with its matches replaced. At the end the
+// temporary file gets the original's mode (and owner, when permitted), is
+// fsynced and renamed over the original (after a hard link of the original to
+// FILE+SUFFIX with --backup). Any failure removes the temporary file and
+// leaves the original untouched. A file without a change is never touched.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+final class InPlaceRewriter: ChunkConsumer {
+  /// The file rewritten: symbolic links are resolved, so the link stays.
+  let target: String
+  let source: InputFile
+  let replacement: Replacement
+  let backupSuffix: String?
+  /// For tests: FOLDGREP_TEST_FAIL_WRITE makes writes to the temporary file fail.
+  let failWrites: Bool
+  private var temporaryFD: Int32 = -1
+  private var temporaryPath: String? = nil
+  private(set) var error: String? = nil
+
+  init(
+    path: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
+    failWrites: Bool
+  ) {
+    if let resolved = realpath(path, nil) {
+      target = String(cString: resolved)
+      free(resolved)
+    } else {
+      target = path
+    }
+    self.source = source
+    self.replacement = replacement
+    self.backupSuffix = backupSuffix
+    self.failWrites = failWrites
+  }
+
+  var changed: Bool { temporaryPath != nil }
+
+  func consume(_ chunk: [UInt8], offset: Int, matches: ArraySlice<Range<Int>>) -> Bool {
+    if error != nil { return false }
+    return chunk.withUnsafeBufferPointer { buffer in
+      if temporaryPath == nil {
+        let changes = matches.contains {
+          !replacement.expand(UnsafeBufferPointer(rebasing: buffer[$0])).elementsEqual(buffer[$0])
+        }
+        guard changes else { return true }
+        guard createTemporary(), copyOriginal(upTo: offset) else { return false }
+      }
+      var output: [UInt8] = []
+      output.reserveCapacity(buffer.count + buffer.count / 8)
+      replacement.apply(buffer, matches: matches, into: &output)
+      return output.withUnsafeBufferPointer { writeAll($0) }
+    }
+  }
+
+  private func createTemporary() -> Bool {
+    let slash = target.lastIndex(of: "/")
+    let directory = slash.map { String(target[...$0]) } ?? ""
+    let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    var template = Array("\(directory).\(base).foldgrep-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      error = "\(target): cannot create a temporary file: \(errorText(errno))"
+      return false
+    }
+    temporaryFD = fd
+    temporaryPath = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return true
+  }
+
+  private func copyOriginal(upTo end: Int) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: min(max(end, 1), 1 << 20))
+    var position = 0
+    while position < end {
+      let n = buffer.withUnsafeMutableBytes {
+        pread(source.fd, $0.baseAddress!, min($0.count, end - position), off_t(position))
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        error = "\(target): \(n < 0 ? errorText(errno) : "file shrank while rewriting")"
+        return false
+      }
+      guard buffer.withUnsafeBufferPointer({ writeAll(UnsafeBufferPointer(rebasing: $0[0..<n])) })
+      else { return false }
+      position += n
+    }
+    return true
+  }
+
+  private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var written = 0
+    while written < bytes.count {
+      let n =
+        failWrites ? -1 : write(temporaryFD, bytes.baseAddress! + written, bytes.count - written)
+      if failWrites { errno = ENOSPC }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        error = "\(target): cannot write the temporary file: \(errorText(errno))"
+        return false
+      }
+      written += n
+    }
+    return true
+  }
+
+  /// Renames the rewritten file over the original; nil or a message.
+  func commit() -> String? {
+    if let error {
+      abort()
+      return error
+    }
+    guard let temporaryPath else { return nil }
+    let info = source.info
+    func failed(_ what: String) -> String {
+      let message = "\(target): \(what): \(errorText(errno))"
+      abort()
+      return message
+    }
+    _ = fchown(temporaryFD, info.st_uid, info.st_gid)  // best effort
+    guard fchmod(temporaryFD, info.st_mode & 0o7777) == 0 else {
+      return failed("cannot keep the mode")
+    }
+    guard fsync(temporaryFD) == 0 else { return failed("cannot sync") }
+    close(temporaryFD)
+    temporaryFD = -1
+    if let backupSuffix {
+      let backup = target + backupSuffix
+      // Link under a temporary name, then rename over any older backup.
+      let staging = temporaryPath + ".backup"
+      unlink(staging)
+      guard link(target, staging) == 0 else { return failed("cannot make the backup") }
+      guard rename(staging, backup) == 0 else {
+        unlink(staging)
+        return failed("cannot make the backup")
+      }
+    }
+    guard rename(temporaryPath, target) == 0 else { return failed("cannot replace the file") }
+    self.temporaryPath = nil
+    // Make the rename durable.
+    let slash = target.lastIndex(of: "/")
+    let directory = slash.map { String(target[...$0]) } ?? "."
+    let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directoryFD >= 0 {
+      fsync(directoryFD)
+      close(directoryFD)
+    }
+    return nil
+  }
+
+  /// Removes the temporary file; the original stays as it was.
+  func abort() {
+    if temporaryFD >= 0 {
+      close(temporaryFD)
+      temporaryFD = -1
+    }
+    if let temporaryPath {
+      unlink(temporaryPath)
+      self.temporaryPath = nil
+    }
+  }
+}

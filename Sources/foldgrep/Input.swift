@@ -1,0 +1,142 @@
+// Input: opening files and reading them in chunks cut at line ends, so that
+// memory stays bounded whatever the file size.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+/// An open input: a file or standard input.
+struct InputFile {
+  let fd: Int32
+  let info: stat
+
+  /// Opens `path` ("-" is standard input); a message on failure.
+  static func open(_ path: String) -> Result<InputFile, InputError> {
+    let fd: Int32 = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(InputError(message: "\(path): \(errorText(errno))")) }
+    var info = stat()
+    if fstat(fd, &info) != 0 {
+      let message = "\(path): \(errorText(errno))"
+      if fd != 0 { Glibc.close(fd) }
+      return .failure(InputError(message: message))
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      if fd != 0 { Glibc.close(fd) }
+      return .failure(InputError(message: "\(path): Is a directory"))
+    }
+    return .success(InputFile(fd: fd, info: info))
+  }
+
+  func close() { if fd != 0 { _ = Glibc.close(fd) } }
+}
+
+struct InputError: Error { var message: String }
+
+/// Reads a file descriptor in chunks that end at a line end ('\n'), or at the
+/// end of the input.
+///
+/// A chunk holds about `chunkSize` bytes: the partial line after the last
+/// '\n' is carried into the next chunk. A line longer than `chunkSize` makes
+/// the chunk grow (doubling) until the line fits, so a chunk always holds whole
+/// lines and matches, which never span lines, are never cut. Memory: one chunk,
+/// i.e. at most max(chunkSize, longest line) + chunkSize bytes.
+struct ChunkReader {
+  let fd: Int32
+  let chunkSize: Int
+  /// Bytes after the last line end of the previous read.
+  private var carry: [UInt8] = []
+  private var atEnd = false
+  /// The offset of the next chunk in the input.
+  private(set) var offset = 0
+  /// Stops filling a chunk at a short read once it holds a line end, so
+  /// lines from pipes and terminals are searched as they come.
+  let eagerOnShortReads: Bool
+
+  init(fd: Int32, chunkSize: Int, eagerOnShortReads: Bool) {
+    self.fd = fd
+    self.chunkSize = max(1, chunkSize)
+    self.eagerOnShortReads = eagerOnShortReads
+  }
+
+  /// The next chunk and its offset in the input, nil at the end; an error
+  /// number on a failed read.
+  mutating func next() -> Result<(bytes: [UInt8], offset: Int)?, InputError> {
+    if atEnd && carry.isEmpty { return .success(nil) }
+    var capacity = max(chunkSize, carry.count * 2)
+    while true {
+      var failure: Int32 = 0
+      let carried = carry
+      var chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        carried.withUnsafeBufferPointer { _ = buffer.initialize(fromContentsOf: $0) }
+        count = carried.count
+        while count < capacity && !atEnd {
+          let n = read(fd, buffer.baseAddress! + count, capacity - count)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = errno
+            return
+          }
+          if n == 0 {
+            atEnd = true
+            break
+          }
+          let start = count
+          count += n
+          if eagerOnShortReads && count < capacity
+            && memchr(buffer.baseAddress! + start, 0x0A, n) != nil
+          {
+            break
+          }
+        }
+      }
+      if failure != 0 { return .failure(InputError(message: errorText(failure))) }
+      carry = []
+      if atEnd {
+        guard !chunk.isEmpty else { return .success(nil) }
+        defer { offset += chunk.count }
+        return .success((chunk, offset))
+      }
+      // Cut after the last line end.
+      var cut = chunk.count
+      while cut > 0 && chunk[cut - 1] != 0x0A { cut -= 1 }
+      if cut == 0 {
+        // A line longer than the chunk: grow the chunk to hold it.
+        carry = chunk
+        if chunk.count >= capacity { capacity *= 2 }
+        continue
+      }
+      if cut < chunk.count {
+        carry = Array(chunk[cut...])
+        chunk.removeSubrange(cut...)
+      }
+      defer { offset += chunk.count }
+      return .success((chunk, offset))
+    }
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// The index of the first `byte` in `from..<to`, or `to`.
+  @inline(__always)
+  func firstIndex(of byte: UInt8, from: Int, to: Int) -> Int {
+    guard from < to else { return to }
+    guard let found = memchr(baseAddress! + from, Int32(byte), to - from) else { return to }
+    return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - baseAddress!
+  }
+
+  /// The number of `byte`s in `from..<to`.
+  func count(of byte: UInt8, from: Int, to: Int) -> Int {
+    var count = 0
+    var i = from
+    while true {
+      i = firstIndex(of: byte, from: i, to: to)
+      if i >= to { return count }
+      count += 1
+      i += 1
+    }
+  }
+}

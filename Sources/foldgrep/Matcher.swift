@@ -1,0 +1,159 @@
+// Matching: every query over one folded chunk, whole-word filtering, and the
+// merge of several queries' matches.
+
+import FoldSearch
+
+/// The prepared queries and how matches are selected.
+struct Matcher: Sendable {
+  let queries: [FoldedQuery]
+  let wholeWords: Bool
+  /// Whether some query contains a scalar that is not a word character: only
+  /// then can a match overlapping a rejected one pass the whole-word test.
+  private let retryInside: Bool
+
+  /// nil when a query is empty (nothing to search for).
+  init?(queries texts: [String], wholeWords: Bool) {
+    var queries: [FoldedQuery] = []
+    for text in texts {
+      guard let query = FoldedQuery(text) else { return nil }
+      queries.append(query)
+    }
+    self.queries = queries
+    self.wholeWords = wholeWords
+    retryInside = texts.contains { $0.unicodeScalars.contains { !Word.isWordScalar($0) } }
+  }
+
+  /// The matches in `bytes` (original offsets): leftmost first, never
+  /// overlapping; at one start the longest match wins.
+  func ranges(in bytes: [UInt8]) -> [Range<Int>] {
+    if queries.isEmpty { return [] }
+    let folded = FoldedText(utf8: bytes)
+    var perQuery: [[Range<Int>]] = queries.map { folded.byteRanges(of: $0) }
+    if wholeWords {
+      perQuery = bytes.withUnsafeBufferPointer { buffer in
+        zip(queries, perQuery).map { query, ranges in wordRanges(query, ranges, buffer) }
+      }
+    }
+    return Self.merge(perQuery)
+  }
+
+  /// Leftmost first, longest at the same start, never overlapping.
+  static func merge(_ lists: [[Range<Int>]]) -> [Range<Int>] {
+    if lists.count == 1 { return lists[0] }
+    var all = lists.flatMap { $0 }
+    all.sort {
+      $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound > $1.upperBound
+    }
+    var result: [Range<Int>] = []
+    result.reserveCapacity(all.count)
+    for range in all where range.lowerBound >= (result.last?.upperBound ?? 0) {
+      result.append(range)
+    }
+    return result
+  }
+
+  /// Keeps the whole-word matches. A rejected match may hide an overlapping
+  /// whole-word one (query "a b" in "xa b b"); when the query has non-word
+  /// characters, the rest of the line after the rejected match's first scalar
+  /// is searched again.
+  private func wordRanges(
+    _ query: FoldedQuery, _ ranges: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>
+  )
+    -> [Range<Int>]
+  {
+    var result: [Range<Int>] = []
+    var skipBefore = 0  // matches starting before this were covered by a retry
+    for range in ranges where range.lowerBound >= skipBefore {
+      if Word.isWholeWord(range, in: buffer) {
+        result.append(range)
+        continue
+      }
+      guard retryInside else { continue }
+      var start = Word.nextScalarStart(after: range.lowerBound, in: buffer)
+      let lineEnd = buffer.firstIndex(of: 0x0A, from: range.lowerBound, to: buffer.count)
+      var found: Range<Int>? = nil
+      // Search the rest of the line, one candidate at a time.
+      while start < lineEnd {
+        let piece = Array(buffer[start..<lineEnd])
+        guard let first = FoldedText(utf8: piece).byteRanges(of: query).first else { break }
+        let candidate = (first.lowerBound + start)..<(first.upperBound + start)
+        if Word.isWholeWord(candidate, in: buffer) {
+          found = candidate
+          break
+        }
+        start = Word.nextScalarStart(after: candidate.lowerBound, in: buffer)
+      }
+      if let match = found, match.lowerBound >= (result.last?.upperBound ?? 0) {
+        result.append(match)
+        skipBefore = match.upperBound
+      } else {
+        skipBefore = lineEnd
+      }
+    }
+    return result
+  }
+}
+
+/// Word characters for -w.
+enum Word {
+  /// Letters, digits, underscore, and marks (which belong to the letter they
+  /// follow).
+  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.value < 0x80 {
+      let v = scalar.value
+      return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+        || v == 0x5F
+    }
+    let properties = scalar.properties
+    if properties.isAlphabetic { return true }
+    switch properties.generalCategory {
+    case .decimalNumber, .nonspacingMark, .spacingMark, .enclosingMark, .connectorPunctuation:
+      return true
+    default: return false
+    }
+  }
+
+  static func isWholeWord(_ range: Range<Int>, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let before = scalar(endingAt: range.lowerBound, in: buffer), isWordScalar(before) {
+      return false
+    }
+    if let after = scalar(startingAt: range.upperBound, in: buffer), isWordScalar(after) {
+      return false
+    }
+    return true
+  }
+
+  /// The well-formed scalar that ends at `end`, if any.
+  static func scalar(endingAt end: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+    guard end > 0 else { return nil }
+    var start = end - 1
+    while start > 0 && end - start < 4 && buffer[start] & 0xC0 == 0x80 { start -= 1 }
+    guard let (scalar, length) = decode(buffer, at: start), start + length == end else {
+      return nil
+    }
+    return scalar
+  }
+
+  static func scalar(startingAt start: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Unicode
+    .Scalar?
+  {
+    guard start < buffer.count else { return nil }
+    return decode(buffer, at: start)?.0
+  }
+
+  static func nextScalarStart(after start: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+    if let (_, length) = decode(buffer, at: start) { return start + length }
+    return start + 1
+  }
+
+  static func decode(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> (Unicode.Scalar, Int)?
+  {
+    guard start < buffer.count else { return nil }
+    var iterator = buffer[start..<min(buffer.count, start + 4)].makeIterator()
+    var decoder = Unicode.UTF8()
+    switch decoder.decode(&iterator) {
+    case .scalarValue(let scalar): return (scalar, scalar.utf8.count)
+    default: return nil
+    }
+  }
+}

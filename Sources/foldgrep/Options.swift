@@ -1,0 +1,376 @@
+// Command-line options: grep's flags and exit rules, ripgrep's --color,
+// --json and --replace.
+
+import FoldSearch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+let version = "foldgrep 0.2.0 (FoldSearch)"
+
+let usage = """
+  usage: foldgrep [OPTIONS] QUERY [FILE...]
+         foldgrep [OPTIONS] -e QUERY... [-f FILE]... [FILE...]
+
+  Prints the lines of each FILE (standard input when none, or "-") that contain
+  QUERY, ignoring case and accents: "cafe" finds "café", "CAFÉ", "cafe\u{301}";
+  "strasse" finds "Straße"; "fi" finds "ﬁ". Queries are plain text (no regular
+  expressions), trimmed of surrounding whitespace; a match never spans lines.
+
+  Selecting:
+    -e, --regexp=QUERY    search for QUERY (repeatable; a QUERY with newlines is
+                          several queries); all queries are found in one pass and
+                          their matches merged leftmost first, never overlapping
+    -f, --file=FILE       read queries from FILE, one per line (blank lines are
+                          skipped; an empty FILE matches nothing)
+    -w, --word-regexp     only matches whose neighbouring characters are not
+                          letters, digits, underscore or combining marks (a mark
+                          belongs to the letter it follows)
+    -m, --max-count=NUM   stop reading a file after NUM matching lines
+    -a, --text            search binary files as text and print their lines
+
+  Printing:
+    -c, --count           print the number of matching lines per file
+        --count-matches   print the number of matches per file
+    -l, --files-with-matches     print only the names of files with a match
+    -L, --files-without-match    print only the names of files without one
+    -o, --only-matching   print each match on a line of its own
+    -n, --line-number     prefix the 1-based line number
+    -b, --byte-offset     prefix the 0-based byte offset (of the match with -o,
+                          else of the line)
+    -H, --with-filename   prefix the file name (default with several files or -r)
+    -h, --no-filename     never prefix the file name
+    -A, --after-context=NUM    print NUM lines after each matching line
+    -B, --before-context=NUM   print NUM lines before each matching line
+    -C, --context=NUM          both; groups are separated by "--"
+    -q, --quiet, --silent      print nothing; exit 0 on the first match
+    -s, --no-messages     suppress messages about missing or unreadable files
+        --color[=WHEN], --colour[=WHEN]
+                          WHEN is auto (default: colour when standard output is
+                          a terminal and NO_COLOR is unset or empty), always or
+                          never; matches, file names and line numbers are
+                          highlighted like ripgrep
+        --json            print ripgrep's JSON Lines (begin, match, context, end,
+                          summary; offsets in bytes of the original)
+        --replace=TEXT    print lines with each match replaced by TEXT ("$0" or
+                          "${0}" stands for the match, "$$" for "$"); long form
+                          only, since -r is grep's recursion
+        --in-place        with --replace, rewrite the files instead of printing:
+                          a temporary file in the same directory, fsync, atomic
+                          rename, mode kept; files without a change are never
+                          touched; binary files are skipped unless -a
+        --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
+
+  Files:
+    -r, --recursive       search directories recursively (no operand: ".");
+                          symbolic links are followed only on the command line
+    -R, --dereference-recursive  recurse, following every symbolic link
+                          (directory cycles are detected and skipped)
+        --hidden          also search hidden files and directories (".name")
+        --binary          in recursion, also search binary files (by default
+                          they are skipped; named files never are)
+    -j, --threads=NUM     search NUM files at a time (default: the CPU count);
+                          output stays in the order of the files
+        --help            print this help
+        --version         print the version
+    --                    end of options
+
+  Input is read in chunks of 8 MiB cut at line ends; a line longer than the
+  chunk grows the chunk to hold it. Memory stays bounded by about
+  4 x (8 MiB + the longest line) per file searched at a time, whatever the file
+  size. A NUL byte makes a file binary: its matching lines are not printed, a
+  "Binary file NAME matches" line is instead (-a prints them). Invalid UTF-8 is
+  searched (it matches as U+FFFD) and printed byte for byte; offsets are those
+  of the original bytes. CRLF line ends are kept as they are.
+
+  Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred
+  (even when something matched, unless -q found a match). An empty query is an
+  error.
+
+  """
+
+enum ColorChoice { case auto, always, never }
+
+struct Options {
+  var countLines = false
+  var countMatches = false
+  var filesWithMatches = false
+  var filesWithoutMatch = false
+  var onlyMatching = false
+  var byteOffset = false
+  var lineNumber = false
+  var withFilename: Bool? = nil
+  var wordRegexp = false
+  var quiet = false
+  var noMessages = false
+  var afterContext = 0
+  /// -A, -B or -C was given (even 0): groups are separated by "--".
+  var contextRequested = false
+  var beforeContext = 0
+  var maxCount: Int? = nil
+  var text = false
+  var recursive = false
+  var dereference = false
+  var hidden = false
+  var binary = false
+  var color = ColorChoice.auto
+  var json = false
+  var replacement: [UInt8]? = nil
+  var inPlace = false
+  var backupSuffix: String? = nil
+  var threads: Int? = nil
+  var queries: [String] = []
+  var files: [String] = []
+  /// Set from FOLDGREP_CHUNK_SIZE (for tests): the chunk size in bytes.
+  var chunkSize = 8 << 20
+
+  /// Whether lines (matching or context) are printed at all.
+  var printsLines: Bool {
+    !(quiet || countLines || countMatches || filesWithMatches || filesWithoutMatch)
+  }
+}
+
+func fail(_ message: String) -> Never {
+  var err = FDWriter(fd: 2)
+  err.write("foldgrep: \(message)\n")
+  err.flush()
+  exit(2)
+}
+
+func parseNumber(_ text: String, for option: String) -> Int {
+  guard let value = Int(text), value >= 0 else { fail("invalid argument '\(text)' for \(option)") }
+  return value
+}
+
+/// Reads the queries of a -f FILE: one per line, blank lines skipped.
+func readQueryFile(_ path: String) -> [String] {
+  let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
+  guard fd >= 0 else { fail("\(path): \(String(cString: strerror(errno)))") }
+  defer { if fd != 0 { close(fd) } }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+    if n < 0 && errno == EINTR { continue }
+    if n < 0 { fail("\(path): \(String(cString: strerror(errno)))") }
+    if n == 0 { break }
+    bytes.append(contentsOf: buffer[0..<n])
+  }
+  return splitQueries(String(decoding: bytes, as: UTF8.self)).filter { FoldedQuery($0) != nil }
+}
+
+/// A query with newlines is several queries (as in grep).
+func splitQueries(_ text: String) -> [String] {
+  text.split(separator: "\n", omittingEmptySubsequences: false).map {
+    $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+  }
+}
+
+func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
+  var options = Options()
+  var positional: [String] = []
+  var patternGiven = false
+  var index = 0
+  var endOfOptions = false
+
+  func value(_ name: String, inline: String?) -> String {
+    if let inline { return inline }
+    guard index < arguments.count else { fail("option '\(name)' requires an argument\n\(usage)") }
+    index += 1
+    return arguments[index - 1]
+  }
+
+  while index < arguments.count {
+    let argument = arguments[index]
+    index += 1
+    if endOfOptions || argument == "-" || !argument.hasPrefix("-") {
+      positional.append(argument)
+      continue
+    }
+    if argument == "--" {
+      endOfOptions = true
+      continue
+    }
+    if ["-A", "-B", "-C", "--after-context", "--before-context", "--context"].contains(where: {
+      argument.hasPrefix($0)
+    }) {
+      options.contextRequested = true
+    }
+    if argument.hasPrefix("--") {
+      var name = argument
+      var inline: String? = nil
+      if let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      func noValue() {
+        if inline != nil { fail("option '\(name)' doesn't allow an argument") }
+      }
+      switch name {
+      case "--count":
+        noValue()
+        options.countLines = true
+      case "--count-matches":
+        noValue()
+        options.countMatches = true
+      case "--files-with-matches":
+        noValue()
+        options.filesWithMatches = true
+      case "--files-without-match":
+        noValue()
+        options.filesWithoutMatch = true
+      case "--only-matching":
+        noValue()
+        options.onlyMatching = true
+      case "--byte-offset":
+        noValue()
+        options.byteOffset = true
+      case "--line-number":
+        noValue()
+        options.lineNumber = true
+      case "--with-filename":
+        noValue()
+        options.withFilename = true
+      case "--no-filename":
+        noValue()
+        options.withFilename = false
+      case "--word-regexp":
+        noValue()
+        options.wordRegexp = true
+      case "--quiet", "--silent":
+        noValue()
+        options.quiet = true
+      case "--no-messages":
+        noValue()
+        options.noMessages = true
+      case "--ignore-case": noValue()  // always on
+      case "--text":
+        noValue()
+        options.text = true
+      case "--recursive":
+        noValue()
+        options.recursive = true
+      case "--dereference-recursive":
+        noValue()
+        options.recursive = true
+        options.dereference = true
+      case "--hidden":
+        noValue()
+        options.hidden = true
+      case "--binary":
+        noValue()
+        options.binary = true
+      case "--json":
+        noValue()
+        options.json = true
+      case "--in-place":
+        noValue()
+        options.inPlace = true
+      case "--after-context":
+        options.afterContext = parseNumber(value(name, inline: inline), for: name)
+      case "--before-context":
+        options.beforeContext = parseNumber(value(name, inline: inline), for: name)
+      case "--context":
+        let n = parseNumber(value(name, inline: inline), for: name)
+        options.afterContext = n
+        options.beforeContext = n
+      case "--max-count": options.maxCount = parseNumber(value(name, inline: inline), for: name)
+      case "--threads":
+        options.threads = max(1, parseNumber(value(name, inline: inline), for: name))
+      case "--regexp":
+        options.queries += splitQueries(value(name, inline: inline))
+        patternGiven = true
+      case "--file":
+        options.queries += readQueryFile(value(name, inline: inline))
+        patternGiven = true
+      case "--replace": options.replacement = Array(value(name, inline: inline).utf8)
+      case "--backup": options.backupSuffix = value(name, inline: inline)
+      case "--color", "--colour":
+        switch inline ?? "auto" {
+        case "auto": options.color = .auto
+        case "always": options.color = .always
+        case "never": options.color = .never
+        default: fail("invalid argument '\(inline!)' for '--color' (auto, always or never)")
+        }
+      case "--help":
+        var out = FDWriter(fd: 1)
+        out.write(usage)
+        out.flush()
+        exit(0)
+      case "--version":
+        var out = FDWriter(fd: 1)
+        out.write("\(version)\n")
+        out.flush()
+        exit(0)
+      default: fail("unknown option '\(argument)'\n\(usage)")
+      }
+      continue
+    }
+    // Short options, bundled; one taking a value takes the rest or the next argument.
+    var flags = argument.dropFirst()
+    while let flag = flags.first {
+      flags = flags.dropFirst()
+      func takeValue() -> String {
+        let rest = String(flags)
+        flags = ""
+        return value("-\(flag)", inline: rest.isEmpty ? nil : rest)
+      }
+      switch flag {
+      case "c": options.countLines = true
+      case "l": options.filesWithMatches = true
+      case "L": options.filesWithoutMatch = true
+      case "o": options.onlyMatching = true
+      case "b": options.byteOffset = true
+      case "n": options.lineNumber = true
+      case "H": options.withFilename = true
+      case "h": options.withFilename = false
+      case "w": options.wordRegexp = true
+      case "q": options.quiet = true
+      case "s": options.noMessages = true
+      case "i": break  // always on
+      case "a": options.text = true
+      case "r": options.recursive = true
+      case "R":
+        options.recursive = true
+        options.dereference = true
+      case "A": options.afterContext = parseNumber(takeValue(), for: "-A")
+      case "B": options.beforeContext = parseNumber(takeValue(), for: "-B")
+      case "C":
+        let n = parseNumber(takeValue(), for: "-C")
+        options.afterContext = n
+        options.beforeContext = n
+      case "m": options.maxCount = parseNumber(takeValue(), for: "-m")
+      case "j": options.threads = max(1, parseNumber(takeValue(), for: "-j"))
+      case "e":
+        options.queries += splitQueries(takeValue())
+        patternGiven = true
+      case "f":
+        options.queries += readQueryFile(takeValue())
+        patternGiven = true
+      default: fail("unknown option '-\(flag)'\n\(usage)")
+      }
+    }
+  }
+  if !patternGiven {
+    guard let query = positional.first else { fail("missing QUERY\n\(usage)") }
+    options.queries = splitQueries(query)
+    positional.removeFirst()
+  }
+  options.files = positional
+  if options.inPlace && options.replacement == nil { fail("--in-place needs --replace=TEXT") }
+  if options.backupSuffix != nil && !options.inPlace { fail("--backup needs --in-place") }
+  if options.backupSuffix == "" { fail("--backup needs a non-empty SUFFIX") }
+  if options.json
+    && (options.countLines || options.countMatches || options.filesWithMatches
+      || options.filesWithoutMatch)
+  {
+    fail("--json cannot be combined with -c, --count-matches, -l or -L")
+  }
+  if let size = environment("FOLDGREP_CHUNK_SIZE"), let bytes = Int(size), bytes > 0 {
+    options.chunkSize = bytes
+  }
+  return options
+}

@@ -1,0 +1,312 @@
+// Searching one input: chunks, lines, context, counting, binary detection.
+// What is printed is up to a ``Printer``.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// What one input's search found.
+struct FileStats {
+  var matchedLines = 0
+  var matches = 0
+  var bytesSearched = 0
+  /// The offset of the first NUL byte when the input is binary.
+  var binaryOffset: Int? = nil
+  var startTime = monotonicNanoseconds()
+  var elapsed: UInt64 = 0
+}
+
+func monotonicNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Receives the lines one input's search selects. `line` excludes the line
+/// end; `matches` are relative to the line's start.
+protocol Printer: AnyObject {
+  func matchedLine(
+    _ line: UnsafeBufferPointer<UInt8>, hasNewline: Bool, number: Int, offset: Int,
+    matches: ArraySlice<Range<Int>>)
+  func contextLine(_ line: UnsafeBufferPointer<UInt8>, hasNewline: Bool, number: Int, offset: Int)
+  /// A new group of lines starts (only with context).
+  func groupStart()
+  /// The input is done: print counts, names, binary notices, summaries.
+  func finish(_ stats: FileStats, binarySuppressed: Bool)
+}
+
+/// Receives each chunk and its selected matches (for in-place rewriting).
+protocol ChunkConsumer: AnyObject {
+  func consume(_ chunk: [UInt8], offset: Int, matches: ArraySlice<Range<Int>>) -> Bool
+}
+
+/// A line kept from the end of the previous chunk for -B context.
+private struct KeptLine {
+  var bytes: [UInt8]
+  var hasNewline: Bool
+  var number: Int
+  var offset: Int
+}
+
+/// The search of one input.
+final class Searcher {
+  let options: Options
+  let matcher: Matcher
+  let printer: Printer?
+  let consumer: ChunkConsumer?
+  /// For files found by recursion: skip binary files unless --binary.
+  let skipBinary: Bool
+  /// Called after each chunk (to pass output on as it comes).
+  var afterChunk: () -> Void = {}
+
+  var stats = FileStats()
+  private var binary = false
+  private var stop = false
+  private var maxReached = false
+  private let printing: Bool
+  private let needsNumbers: Bool
+  private let context: Bool
+  // Line numbering: `scanLine` is the number of the line starting at `scanPos`.
+  private var scanPos = 0
+  private var scanLine = 1
+  // Context state.
+  private var cursor = 0  // end of the last printed line in this chunk (after '\n')
+  private var lastPrinted: Int? = nil  // number of the last printed line
+  private var pendingAfter = 0
+  private var kept: [KeptLine] = []
+
+  init(
+    options: Options, matcher: Matcher, printer: Printer?, consumer: ChunkConsumer?,
+    skipBinary: Bool
+  ) {
+    self.options = options
+    self.matcher = matcher
+    self.printer = printer
+    self.consumer = consumer
+    self.skipBinary = skipBinary
+    printing = printer != nil && options.printsLines && consumer == nil
+    context = printing && !options.onlyMatching && options.contextRequested
+    needsNumbers = printing && (options.lineNumber || options.json || context)
+  }
+
+  enum Outcome {
+    case searched, skipped
+    case failed(String)
+  }
+
+  /// Searches `input` to its end (or until nothing more can change the result).
+  func run(_ input: InputFile) -> Outcome {
+    if options.maxCount == 0 { return .searched }
+    let kind = input.info.st_mode & S_IFMT
+    var reader = ChunkReader(
+      fd: input.fd, chunkSize: options.chunkSize,
+      eagerOnShortReads: kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK)
+    while !stop {
+      switch reader.next() {
+      case .failure(let error): return .failed(error.message)
+      case .success(nil): stop = true
+      case .success(let chunk?):
+        let nul =
+          options.text || binary
+          ? chunk.bytes.count
+          : chunk.bytes.withUnsafeBufferPointer { $0.firstIndex(of: 0, from: 0, to: $0.count) }
+        if nul < chunk.bytes.count {
+          binary = true
+          stats.binaryOffset = chunk.offset + nul
+          // In-place rewriting never touches binary files (unless -a).
+          if consumer != nil { return .skipped }
+          if skipBinary {
+            if chunk.offset == 0 { return .skipped }
+            stop = true
+            break
+          }
+        }
+        stats.bytesSearched += chunk.bytes.count
+        process(chunk.bytes, offset: chunk.offset)
+        afterChunk()
+      }
+    }
+    return .searched
+  }
+
+  private func process(_ chunk: [UInt8], offset: Int) {
+    if maxReached {
+      // After -m: trailing context, and in-place rewriting copies the rest.
+      if let consumer, !consumer.consume(chunk, offset: offset, matches: []) { stop = true }
+      if printing && !binary && pendingAfter > 0 {
+        cursor = 0
+        scanPos = 0
+        chunk.withUnsafeBufferPointer { printAfter($0, upTo: $0.count, offset: offset) }
+      }
+      if consumer == nil && pendingAfter == 0 { stop = true }
+      return
+    }
+    let ranges = matcher.ranges(in: chunk)
+    cursor = 0
+    scanPos = 0
+    var selectedEnd = ranges.count
+    chunk.withUnsafeBufferPointer { buffer in
+      var i = 0
+      var searchFrom = 0  // the start of the line after the previous matched line
+      while i < ranges.count {
+
+        let first = ranges[i].lowerBound
+        var lineStart = first
+        while lineStart > searchFrom && buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
+        let lineEnd = buffer.firstIndex(of: 0x0A, from: first, to: buffer.count)
+        var j = i + 1
+        while j < ranges.count && ranges[j].lowerBound < lineEnd { j += 1 }
+        stats.matchedLines += 1
+        stats.matches += j - i
+        if printing && !binary {
+          matchedLine(
+            buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset, matches: ranges[i..<j])
+        } else if options.quiet || options.filesWithMatches || options.filesWithoutMatch
+          || (printing && binary)
+        {
+          stop = true
+          selectedEnd = j
+          break
+        }
+        searchFrom = min(lineEnd + 1, buffer.count)
+        i = j
+        if let max = options.maxCount, stats.matchedLines >= max {
+          selectedEnd = j
+          maxReached = true
+          if consumer == nil && !(printing && context && options.afterContext > 0) { stop = true }
+          break
+        }
+      }
+      if printing && !binary {
+        if pendingAfter > 0 { printAfter(buffer, upTo: buffer.count, offset: offset) }
+        if needsNumbers {
+          scanLine += buffer.count(of: 0x0A, from: scanPos, to: buffer.count)
+          scanPos = 0
+        }
+        if options.beforeContext > 0 { keepTail(buffer, offset: offset) }
+      }
+    }
+    if let consumer, !consumer.consume(chunk, offset: offset, matches: ranges[0..<selectedEnd]) {
+      stop = true
+    }
+  }
+
+  /// The number of the line starting at `lineStart` (a line start at or after
+  /// the previous call's).
+  private func number(at lineStart: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+    guard needsNumbers else { return 0 }
+    scanLine += buffer.count(of: 0x0A, from: scanPos, to: lineStart)
+    scanPos = lineStart
+    return scanLine
+  }
+
+  private func matchedLine(
+    _ buffer: UnsafeBufferPointer<UInt8>, lineStart: Int, lineEnd: Int, offset: Int,
+    matches: ArraySlice<Range<Int>>
+  ) {
+    guard let printer else { return }
+    if context {
+      if pendingAfter > 0 { printAfter(buffer, upTo: lineStart, offset: offset) }
+      printBefore(buffer, lineStart: lineStart, offset: offset)
+    }
+    let number = number(at: lineStart, buffer)
+    if context && (lastPrinted == nil || lastPrinted! + 1 < number) { printer.groupStart() }
+    let relative = matches.map { ($0.lowerBound - lineStart)..<($0.upperBound - lineStart) }
+    printer.matchedLine(
+      UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd]),
+      hasNewline: lineEnd < buffer.count, number: number,
+      offset: offset + lineStart, matches: relative[...])
+    lastPrinted = number
+    cursor = min(lineEnd + 1, buffer.count)
+    pendingAfter = options.afterContext
+  }
+
+  /// Prints after-context lines from `cursor` up to `limit`.
+  private func printAfter(_ buffer: UnsafeBufferPointer<UInt8>, upTo limit: Int, offset: Int) {
+    guard let printer else { return }
+    while pendingAfter > 0 && cursor < limit {
+      let end = buffer.firstIndex(of: 0x0A, from: cursor, to: buffer.count)
+      let number = number(at: cursor, buffer)
+      printer.contextLine(
+        UnsafeBufferPointer(rebasing: buffer[cursor..<end]), hasNewline: end < buffer.count,
+        number: number,
+        offset: offset + cursor)
+      lastPrinted = number
+      cursor = min(end + 1, buffer.count)
+      pendingAfter -= 1
+    }
+  }
+
+  /// Prints up to -B lines before the matched line at `lineStart` that were
+  /// not printed yet (from this chunk, then the lines kept from the last).
+  private func printBefore(_ buffer: UnsafeBufferPointer<UInt8>, lineStart: Int, offset: Int) {
+    guard let printer, options.beforeContext > 0 else { return }
+    var starts: [Int] = []
+    var p = lineStart
+    while starts.count < options.beforeContext && p > cursor {
+      var s = p - 1
+      while s > cursor && buffer[s - 1] != 0x0A { s -= 1 }
+      starts.append(s)
+      p = s
+    }
+    let matchedNumber = number(at: lineStart, buffer)
+    var firstNumber = matchedNumber - starts.count
+    var fromKept: ArraySlice<KeptLine> = []
+    if cursor == 0 && starts.count < options.beforeContext && p == 0 {
+      let want = options.beforeContext - starts.count
+      fromKept = kept.suffix(want).drop { lastPrinted != nil && $0.number <= lastPrinted! }
+      firstNumber -= fromKept.count
+    }
+    if starts.isEmpty && fromKept.isEmpty { return }
+    if lastPrinted == nil || lastPrinted! + 1 < firstNumber { printer.groupStart() }
+    for line in fromKept {
+      line.bytes.withUnsafeBufferPointer {
+        printer.contextLine(
+          $0, hasNewline: line.hasNewline, number: line.number, offset: line.offset)
+      }
+    }
+    var number = matchedNumber - starts.count
+    for s in starts.reversed() {
+      let end = buffer.firstIndex(of: 0x0A, from: s, to: buffer.count)
+      printer.contextLine(
+        UnsafeBufferPointer(rebasing: buffer[s..<end]), hasNewline: end < buffer.count,
+        number: number,
+        offset: offset + s)
+      number += 1
+    }
+    lastPrinted = matchedNumber - 1
+    cursor = lineStart
+  }
+
+  /// Keeps the last -B unprinted lines of the chunk for the next one.
+  private func keepTail(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int) {
+    var lines: [KeptLine] = []
+    var end = buffer.count  // after the last '\n'
+    // `scanLine` is now the number of the line after the chunk.
+    var number = scanLine
+    while lines.count < options.beforeContext && end > cursor {
+      var s = end - 1
+      while s > cursor && buffer[s - 1] != 0x0A { s -= 1 }
+      number -= 1
+      let hasNewline = buffer[end - 1] == 0x0A
+      lines.append(
+        KeptLine(
+          bytes: Array(buffer[s..<(hasNewline ? end - 1 : end)]), hasNewline: hasNewline,
+          number: number,
+          offset: offset + s))
+      end = s
+    }
+    if lines.count < options.beforeContext && cursor == 0 {
+      let older = kept.suffix(options.beforeContext - lines.count)
+      kept = Array(older) + lines.reversed()
+    } else {
+      kept = lines.reversed()
+    }
+  }
+
+  /// Whether this search found a line in a binary input, whose lines were
+  /// not printed.
+  var binarySuppressed: Bool { binary && printing && stats.matchedLines > 0 }
+}

@@ -1,0 +1,109 @@
+// grep's output: lines with optional file name, line number and byte offset
+// prefixes, context groups, counts, file lists; ripgrep's colours.
+
+/// Prints one input's results the way grep does.
+final class StandardPrinter: Printer {
+  let options: Options
+  let sink: Sink
+  let name: String
+  let palette: Palette
+  let replacement: Replacement?
+  let withFilename: Bool
+
+  init(options: Options, sink: Sink, name: String, palette: Palette, withFilename: Bool) {
+    self.options = options
+    self.sink = sink
+    self.name = name
+    self.palette = palette
+    self.withFilename = withFilename
+    replacement = options.replacement.map(Replacement.init)
+  }
+
+  private func writeName() {
+    sink.write(palette.path.0)
+    sink.write(name)
+    sink.write(palette.path.1)
+  }
+
+  private func prefix(number: Int, offset: Int, separator: String) {
+    if withFilename {
+      writeName()
+      sink.write(separator)
+    }
+    if options.lineNumber {
+      sink.write(palette.lineNumber.0)
+      sink.write(String(number))
+      sink.write(palette.lineNumber.1)
+      sink.write(separator)
+    }
+    if options.byteOffset {
+      sink.write(String(offset))
+      sink.write(separator)
+    }
+  }
+
+  func matchedLine(
+    _ line: UnsafeBufferPointer<UInt8>, hasNewline: Bool, number: Int, offset: Int,
+    matches: ArraySlice<Range<Int>>
+  ) {
+    if options.onlyMatching {
+      for match in matches {
+        prefix(number: number, offset: offset + match.lowerBound, separator: ":")
+        writeMatch(UnsafeBufferPointer(rebasing: line[match]))
+        sink.write("\n")
+      }
+      return
+    }
+    prefix(number: number, offset: offset, separator: ":")
+    if !palette.enabled && replacement == nil {
+      sink.write(line)
+    } else {
+      var position = 0
+      for match in matches {
+        sink.write(UnsafeBufferPointer(rebasing: line[position..<match.lowerBound]))
+        writeMatch(UnsafeBufferPointer(rebasing: line[match]))
+        position = match.upperBound
+      }
+      sink.write(UnsafeBufferPointer(rebasing: line[position...]))
+    }
+    sink.write("\n")
+  }
+
+  private func writeMatch(_ match: UnsafeBufferPointer<UInt8>) {
+    sink.write(palette.match.0)
+    if let replacement {
+      sink.write(replacement.expand(match))
+    } else {
+      sink.write(match)
+    }
+    sink.write(palette.match.1)
+  }
+
+  func contextLine(_ line: UnsafeBufferPointer<UInt8>, hasNewline: Bool, number: Int, offset: Int) {
+    prefix(number: number, offset: offset, separator: "-")
+    sink.write(line)
+    sink.write("\n")
+  }
+
+  func groupStart() { sink.groupStart() }
+
+  func finish(_ stats: FileStats, binarySuppressed: Bool) {
+    if options.quiet { return }
+    if options.filesWithMatches || options.filesWithoutMatch {
+      if (stats.matchedLines > 0) == options.filesWithMatches {
+        writeName()
+        sink.write("\n")
+      }
+      return
+    }
+    if options.countLines || options.countMatches {
+      if withFilename {
+        writeName()
+        sink.write(":")
+      }
+      sink.write("\(options.countMatches ? stats.matches : stats.matchedLines)\n")
+      return
+    }
+    if binarySuppressed { sink.write("Binary file \(name) matches\n") }
+  }
+}

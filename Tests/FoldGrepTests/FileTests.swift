@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Files: several at once, recursion, binary files, invalid UTF-8, CRLF,
+/// errors.
+@Suite("foldgrep files")
+struct FileTests {
+  typealias Scratch = FoldGrepTests.Scratch
+  let run = FoldGrepTests.run
+
+  @Test func recursionSkipsHiddenAndBinaryFilesAndSurvivesSymlinkCycles() throws {
+    let scratch = try Scratch()
+    _ = try scratch.file("b/two.txt", Array("café 2\n".utf8))
+    _ = try scratch.file("a/one.txt", Array("CAFE 1\n".utf8))
+    _ = try scratch.file(".hidden/h.txt", Array("cafe h\n".utf8))
+    _ = try scratch.file("a/.dot.txt", Array("cafe dot\n".utf8))
+    _ = try scratch.file("a/bin.dat", [0x63, 0x61, 0x66, 0x65, 0x00, 0x0A])
+    let root = scratch.url.path
+    // A directory cycle and a link to a file.
+    try FileManager.default.createSymbolicLink(atPath: root + "/a/loop", withDestinationPath: root)
+    try FileManager.default.createSymbolicLink(
+      atPath: root + "/a/link.txt", withDestinationPath: root + "/b/two.txt")
+
+    let plain = try run(["-r", "cafe"], [], [:], scratch.url)
+    #expect(plain.status == 0)
+    #expect(plain.out == "a/one.txt:CAFE 1\nb/two.txt:café 2\n")
+
+    let named = try run(["-r", "cafe", root + "/b", root + "/a"], [], [:], nil)
+    #expect(named.out == "\(root)/b/two.txt:café 2\n\(root)/a/one.txt:CAFE 1\n")
+
+    let hidden = try run(["-r", "--hidden", "-l", "cafe", "."], [], [:], scratch.url)
+    #expect(hidden.out == "./.hidden/h.txt\n./a/.dot.txt\n./a/one.txt\n./b/two.txt\n")
+
+    let binary = try run(["-r", "--binary", "-c", "cafe"], [], [:], scratch.url)
+    #expect(binary.out == "a/bin.dat:1\na/one.txt:1\nb/two.txt:1\n")
+
+    // -R follows links: the file link is searched, the cycle is reported once and skipped.
+    let follow = try run(["-R", "-c", "cafe"], [], [:], scratch.url)
+    #expect(follow.status == 0)
+    #expect(follow.out == "a/link.txt:1\na/one.txt:1\nb/two.txt:1\n")
+    #expect(follow.stderr.contains("recursive directory loop"))
+  }
+
+  @Test func binaryFiles() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file(
+      "x.bin", Array("one cafe\n".utf8) + [0, 1, 2, 0x0A] + Array("two CAFÉ\n".utf8))
+    let plain = try run(["cafe", path], [], [:], nil)
+    #expect(plain.status == 0)
+    #expect(plain.out == "Binary file \(path) matches\n")
+    #expect(try run(["-c", "cafe", path], [], [:], nil).out == "2\n")
+    #expect(try run(["-a", "-o", "cafe", path], [], [:], nil).out == "cafe\nCAFÉ\n")
+    #expect(try run(["zebra", path], [], [:], nil).status == 1)
+  }
+
+  @Test func invalidUTF8AndCRLF() throws {
+    let bytes: [UInt8] =
+      Array("caf".utf8) + [0xC3] + Array(" café\r\nx\r\n".utf8) + [0xFF] + Array("CAFÉ\r\n".utf8)
+    let scratch = try Scratch()
+    let path = try scratch.file("mixed.txt", bytes)
+    let lines = try run(["-n", "cafe", path], [], [:], nil)
+    #expect(
+      lines.stdout == Array("1:caf".utf8) + [0xC3] + Array(" café\r\n3:".utf8) + [0xFF]
+        + Array("CAFÉ\r\n".utf8))
+    let offsets = try run(["-o", "-b", "cafe", path], [], [:], nil)
+    for line in offsets.out.split(separator: "\n") {
+      let parts = line.split(separator: ":", maxSplits: 1)
+      let offset = Int(parts[0])!
+      let match = Array(parts[1].utf8)
+      #expect(Array(bytes[offset..<offset + match.count]) == match)
+    }
+    #expect(try run(["-w", "-c", "cafe", path], [], [:], nil).out == "2\n")
+    // A U+FFFD query finds the ill-formed bytes.
+    #expect(try run(["-c", "\u{FFFD}", path], [], [:], nil).out == "2\n")
+  }
+
+  @Test func errorsFollowGrep() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("fr.txt", Array("café\n".utf8))
+    let missing = scratch.url.appendingPathComponent("missing").path
+    let both = try run(["cafe", missing, path], [], [:], nil)
+    #expect(both.status == 2)
+    #expect(both.stderr.contains("missing: No such file or directory"))
+    #expect(both.out == "\(path):café\n")
+    let silent = try run(["-s", "cafe", missing, path], [], [:], nil)
+    #expect(silent.status == 2 && silent.stderr.isEmpty)
+    #expect(try run(["-q", "cafe", missing, path], [], [:], nil).status == 0)
+    #expect(try run(["-q", "zebra", missing, path], [], [:], nil).status == 2)
+    #expect(try run(["zebra", missing], [], [:], nil).status == 2)
+  }
+
+  @Test func manyFilesInParallelKeepTheirOrder() throws {
+    let scratch = try Scratch()
+    var paths: [String] = []
+    var expected = ""
+    for i in 0..<40 {
+      // Sizes vary so that the files finish out of order.
+      let body = String(repeating: "ligne \(i) café\n", count: (i % 7) * 300 + 1)
+      paths.append(try scratch.file("f\(i).txt", Array(body.utf8)))
+      expected += "\(paths[i]):\((i % 7) * 300 + 1)\n"
+    }
+    let counts = try run(["-j", "4", "-c", "cafe"] + paths, [], [:], nil)
+    #expect(counts.out == expected)
+    let lines = try run(["-j4", "-n", "cafe"] + paths, [], [:], nil)
+    let serial = try run(["-j1", "-n", "cafe"] + paths, [], [:], nil)
+    #expect(lines.out == serial.out)
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// grep's flags on one small input read from standard input.
+@Suite("foldgrep flags")
+struct FlagTests {
+  static let input = Array(
+    "Le CAFÉ est ouvert\nrien ici\nun café, deux cafe\u{301}s\nStraße 5\nla caféine\nfin\n".utf8)
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    var arguments: [String]
+    var out: String
+    var status: Int32 = 0
+    var testDescription: String { arguments.joined(separator: " ") }
+  }
+
+  static let cases: [Case] = [
+    Case(arguments: ["cafe"], out: "Le CAFÉ est ouvert\nun café, deux cafe\u{301}s\nla caféine\n"),
+    Case(arguments: ["-c", "cafe"], out: "3\n"),
+    Case(arguments: ["--count-matches", "cafe"], out: "4\n"),
+    Case(arguments: ["-n", "strasse"], out: "4:Straße 5\n"),
+    Case(arguments: ["-o", "cafe"], out: "CAFÉ\ncafé\ncafe\u{301}\ncafé\n"),
+    Case(arguments: ["-o", "-b", "-n", "STRASSE"], out: "4:52:Straße\n"),
+    Case(arguments: ["-b", "rien"], out: "20:rien ici\n"),
+    Case(arguments: ["-w", "cafe"], out: "Le CAFÉ est ouvert\nun café, deux cafe\u{301}s\n"),
+    Case(arguments: ["-w", "-c", "caf"], out: "0\n", status: 1),
+    Case(arguments: ["-w", "-o", "cafeine"], out: "caféine\n"),
+    Case(arguments: ["-m", "1", "cafe"], out: "Le CAFÉ est ouvert\n"),
+    Case(arguments: ["-m1", "-c", "cafe"], out: "1\n"),
+    Case(arguments: ["-m", "0", "cafe"], out: "", status: 1),
+    Case(arguments: ["-q", "cafe"], out: ""),
+    Case(arguments: ["-q", "zebra"], out: "", status: 1),
+    Case(arguments: ["-l", "cafe"], out: "(standard input)\n"),
+    Case(arguments: ["-L", "cafe"], out: ""),
+    Case(arguments: ["-L", "zebra"], out: "(standard input)\n", status: 1),
+    Case(arguments: ["-H", "-c", "fin"], out: "(standard input):1\n"),
+    Case(arguments: ["-e", "rien", "-e", "fin"], out: "rien ici\nfin\n"),
+    Case(arguments: ["-o", "-e", "caf", "-e", "cafe"], out: "CAFÉ\ncafé\ncafe\u{301}\ncafé\n"),
+    Case(arguments: ["-o", "-e", "ouvert\nici"], out: "ouvert\nici\n"),
+    Case(arguments: ["-A", "1", "rien"], out: "rien ici\nun café, deux cafe\u{301}s\n"),
+    Case(arguments: ["-B1", "-n", "rien"], out: "1-Le CAFÉ est ouvert\n2:rien ici\n"),
+    Case(arguments: ["-C", "1", "-n", "fin"], out: "5-la caféine\n6:fin\n"),
+    Case(arguments: ["-A0", "-e", "rien", "-e", "fin"], out: "rien ici\n--\nfin\n"),
+    Case(
+      arguments: ["-C1", "-e", "ouvert", "-e", "fin"],
+      out: "Le CAFÉ est ouvert\nrien ici\n--\nla caféine\nfin\n"),
+    Case(arguments: ["--replace=[$0]", "strasse"], out: "[Straße] 5\n"),
+    Case(arguments: ["--replace", "tea", "-o", "cafe"], out: "tea\ntea\ntea\ntea\n"),
+    Case(arguments: ["--replace=$$", "fin"], out: "$\n"),
+    Case(arguments: ["-i", "--ignore-case", "FIN"], out: "fin\n"),
+    Case(arguments: ["--", "-x"], out: "", status: 1),
+  ]
+
+  @Test(arguments: cases)
+  func flag(_ test: Case) throws {
+    let run = try FoldGrepTests.run(test.arguments, stdin: Self.input)
+    #expect(run.out == test.out)
+    #expect(run.status == test.status)
+  }
+
+  struct Fold: Sendable, CustomTestStringConvertible {
+    var query: String
+    var text: String
+    var count: Int
+    var testDescription: String { "\(query) in \(text)" }
+  }
+
+  /// What grep and ripgrep cannot find.
+  @Test(arguments: [
+    Fold(query: "strasse", text: "Straße STRASSE STRAẞE", count: 3),
+    Fold(query: "ß", text: "ss SS ẞ", count: 3),
+    Fold(query: "fire", text: "ﬁre FIRE", count: 2),
+    Fold(query: "e", text: "é e\u{301} É", count: 3),
+    Fold(query: "o", text: "ø", count: 0),
+  ])
+  func foldsLikeTheLibrary(_ test: Fold) throws {
+    let run = try FoldGrepTests.run(
+      ["--count-matches", test.query], stdin: Array((test.text + "\n").utf8))
+    #expect(run.out == "\(test.count)\n")
+  }
+
+  @Test func queriesFromAFile() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let queries = try scratch.file("q.txt", Array("rien\n\n  \nfin\r\n".utf8))
+    let run = try FoldGrepTests.run(["-f", queries], stdin: Self.input)
+    #expect(run.out == "rien ici\nfin\n")
+    let empty = try scratch.file("empty.txt", [])
+    #expect(try FoldGrepTests.run(["-f", empty], stdin: Self.input).status == 1)
+    let both = try FoldGrepTests.run(["-f", queries, "-e", "straße", "-c"], stdin: Self.input)
+    #expect(both.out == "3\n")
+  }
+
+  @Test func wholeWordsFindAMatchHiddenByARejectedOne() throws {
+    // "a a" first matches inside "xa a" (not a word); the whole word overlaps it.
+    let run = try FoldGrepTests.run(
+      ["-w", "-o", "-b", "a a"], stdin: Array("xa a a\nla\u{301} a\n".utf8))
+    #expect(run.out == "3:a a\n")
+  }
+
+  @Test(
+    arguments: [
+      (["--help"], 0), (["--version"], 0), (["--frobnicate", "x"], 2), (["-Z", "x"], 2),
+      (["-m"], 2),
+      (["-m", "x", "q"], 2), (["--color=sometimes", "x"], 2), (["--in-place", "x"], 2),
+      (["--json", "-c", "x"], 2),
+      ([], 2), (["-e", ""], 2),
+    ] as [([String], Int32)])
+  func usageAndErrors(_ arguments: [String], _ status: Int32) throws {
+    let run = try FoldGrepTests.run(arguments, stdin: Self.input)
+    #expect(run.status == status)
+    if arguments == ["--help"] { #expect(run.out.contains("never spans lines")) }
+    if arguments == ["--version"] { #expect(run.out.hasPrefix("foldgrep ")) }
+    if status == 2 { #expect(!run.stderr.isEmpty) }
+  }
+}

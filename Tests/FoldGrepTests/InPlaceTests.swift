@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// --replace --in-place: content, mode, untouched files, backups, failures.
+@Suite("foldgrep in-place")
+struct InPlaceTests {
+  static func attributes(_ path: String) throws -> (mode: Int, inode: Int, modified: Date) {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (
+      (attributes[.posixPermissions] as! NSNumber).intValue,
+      (attributes[.systemFileNumber] as! NSNumber).intValue,
+      attributes[.modificationDate] as! Date
+    )
+  }
+
+  static func contents(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  @Test func rewritesChangedFilesOnly() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let changed = try scratch.file("a.txt", Array("un CAFÉ\nrien\ncafe\u{301} et café\n".utf8))
+    let same = try scratch.file("b.txt", Array("thé\n".utf8))
+    let noMatch = try scratch.file("c.txt", Array("rien\n".utf8))
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: changed)
+    let before = try (Self.attributes(same), Self.attributes(noMatch))
+    let run = try FoldGrepTests.run(
+      ["--replace=thé", "--in-place", "-e", "cafe", "-e", "the", changed, same, noMatch],
+      environment: ["FOLDGREP_CHUNK_SIZE": "8"])
+    #expect(run.status == 0)
+    #expect(run.stdout.isEmpty)
+    #expect(try Self.contents(changed) == Array("un thé\nrien\nthé et thé\n".utf8))
+    #expect(try Self.attributes(changed).mode == 0o640)
+    let after = try (Self.attributes(same), Self.attributes(noMatch))
+    #expect(after.0.inode == before.0.inode && after.0.modified == before.0.modified)
+    #expect(after.1.inode == before.1.inode && after.1.modified == before.1.modified)
+    // No temporary files are left behind.
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["a.txt", "b.txt", "c.txt"])
+  }
+
+  @Test func keepsABackupAndHonoursMaxCount() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("cafe 1\ncafe 2\ncafe 3\n".utf8)
+    let path = try scratch.file("m.txt", original)
+    let run = try FoldGrepTests.run([
+      "--replace=tea", "--in-place", "--backup=.orig", "-m", "2", "cafe", path,
+    ])
+    #expect(run.status == 0)
+    #expect(try Self.contents(path) == Array("tea 1\ntea 2\ncafe 3\n".utf8))
+    #expect(try Self.contents(path + ".orig") == original)
+  }
+
+  @Test func aFailedWriteLeavesTheOriginalIntact() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un café\n".utf8)
+    let path = try scratch.file("f.txt", original)
+    let before = try Self.attributes(path)
+    let run = try FoldGrepTests.run(
+      ["--replace=thé", "--in-place", "cafe", path], environment: ["FOLDGREP_TEST_FAIL_WRITE": "1"])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("cannot write"))
+    #expect(try Self.contents(path) == original)
+    #expect(try Self.attributes(path).inode == before.inode)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["f.txt"])
+  }
+
+  @Test func binaryFilesAndStandardInputAreNotRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original: [UInt8] = Array("cafe".utf8) + [0, 0x0A]
+    let path = try scratch.file("x.bin", original)
+    let run = try FoldGrepTests.run(["--replace=tea", "--in-place", "cafe", path])
+    #expect(run.status == 1)
+    #expect(try Self.contents(path) == original)
+    let forced = try FoldGrepTests.run(["--replace=tea", "--in-place", "-a", "cafe", path])
+    #expect(forced.status == 0)
+    #expect(try Self.contents(path) == Array("tea".utf8) + [0, 0x0A])
+    let stdin = try FoldGrepTests.run(
+      ["--replace=tea", "--in-place", "cafe"], stdin: Array("cafe\n".utf8))
+    #expect(stdin.status == 2)
+  }
+}
