@@ -45,11 +45,16 @@ public struct FoldedText: Sendable {
   /// folded.matches(of: "ca va").count  // 2
   /// ```
   ///
+  /// Strings of 8 MiB and more fold on all cores unless `parallelism` says
+  /// otherwise; the result is the same either way.
+  ///
   /// - Complexity: O(n) in the string's UTF-8 length.
-  public init(_ text: String) {
+  public init(_ text: String, parallelism: Parallelism = .automatic) {
     var text = text
     text.makeContiguousUTF8()
-    let folding = text.utf8.withContiguousStorageIfAvailable { Self.fold($0) }!
+    let folding = text.utf8.withContiguousStorageIfAvailable {
+      Self.fold($0, parallelism: parallelism)
+    }!
     source = .string(text)
     foldedBytes = folding.folded
     offsetMap = folding.map
@@ -67,10 +72,12 @@ public struct FoldedText: Sendable {
   /// folded.byteRanges(of: "café")  // [0..<5]
   /// ```
   ///
+  /// Large inputs fold in parallel as with ``init(_:parallelism:)``.
+  ///
   /// - Complexity: O(n) in the number of bytes.
-  public init(utf8 bytes: some Sequence<UInt8>) {
+  public init(utf8 bytes: some Sequence<UInt8>, parallelism: Parallelism = .automatic) {
     let bytes = Array(bytes)
-    let folding = bytes.withUnsafeBufferPointer { Self.fold($0) }
+    let folding = bytes.withUnsafeBufferPointer { Self.fold($0, parallelism: parallelism) }
     source = .bytes(bytes)
     foldedBytes = folding.folded
     offsetMap = folding.map

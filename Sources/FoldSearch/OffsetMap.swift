@@ -87,6 +87,11 @@ package struct OffsetMap: Sendable {
     append(Entry(folded: folded, original: original, isAtomic: true))
   }
 
+  /// Appends an entry from another map (shifted into this one's positions),
+  /// under the same rules as building: used to merge maps of consecutive
+  /// pieces folded separately.
+  package mutating func merge(_ entry: Entry) { append(entry) }
+
   private mutating func append(_ entry: Entry) {
     if let last = entries.last, last.folded == entry.folded {
       // Only ignorables lay between: the later original position wins.
