@@ -43,8 +43,9 @@ package final class FoldTable: Sendable {
     @inline(__always) package var isAtomic: Bool { rawValue & 1 != 0 }
   }
 
-  /// The table every ``FoldedText`` uses.
-  package static let shared = FoldTable()
+  /// The table of the default (`foundation`) profile: ``FoldRule``.
+  package static let shared = FoldTable(
+    rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges())
 
   // SAFETY: the three buffers are allocated in `init`, fully written before
   // `init` returns, never written again and never freed (the table lives for
@@ -65,7 +66,16 @@ package final class FoldTable: Sendable {
   /// Number of distinct 256-scalar blocks (diagnostics).
   package let blockCount: Int
 
-  private init() {
+  /// Builds a table from a per-scalar rule.
+  ///
+  /// - Parameters:
+  ///   - rule: what each scalar folds to; must be a pure function.
+  ///   - candidates: every scalar for which `rule` may return something other
+  ///     than the scalar itself; all others are recorded as identity without
+  ///     asking `rule`.
+  package init(
+    rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>]
+  ) {
     var pool: [UInt8] = []
     var poolIndex: [[UInt8]: Int] = [:]
     var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
@@ -74,15 +84,15 @@ package final class FoldTable: Sendable {
 
     // Only scalars in ICU's candidate set can fold to something else; every
     // block without one stays the shared all-identity block 0.
-    var candidates: [Int: [UInt32]] = [:]
-    for range in UnicodeData.foldCandidateRanges() {
-      for value in range { candidates[Int(value >> 8), default: []].append(value) }
+    var candidateBlocks: [Int: [UInt32]] = [:]
+    for range in candidates {
+      for value in range { candidateBlocks[Int(value >> 8), default: []].append(value) }
     }
-    for (high, values) in candidates.sorted(by: { $0.key < $1.key }) {
+    for (high, values) in candidateBlocks.sorted(by: { $0.key < $1.key }) {
       var block = [UInt32](repeating: 0, count: 256)
       for value in values {
         guard let scalar = Unicode.Scalar(value) else { continue }
-        switch FoldRule.fold(scalar) {
+        switch rule(scalar) {
         case .ignorable:
           block[Int(value & 0xFF)] = Entry.ignorable.rawValue
         case .scalars(let folded) where folded == [scalar]:

@@ -40,7 +40,7 @@ package struct FoldedQuery: Sendable {
 
   /// Prepares `query`; nil when nothing is left to search for (empty or
   /// whitespace-only queries match nothing).
-  package init?(_ query: String) {
+  package init?(_ query: String, table: FoldTable = .shared) {
     let scalars = query.unicodeScalars
     guard let first = scalars.firstIndex(where: { !Self.isTrimmed($0) }),
       let last = scalars.lastIndex(where: { !Self.isTrimmed($0) })
@@ -57,7 +57,7 @@ package struct FoldedQuery: Sendable {
     }
     var utf8 = String(body)
     utf8.makeContiguousUTF8()
-    folded = utf8.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0).folded }!
+    folded = utf8.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0, table: table).folded }!
   }
 
   /// The first scalar of `scalars` when it is ignorable (the query's

@@ -36,11 +36,10 @@ extension FoldedText {
   /// The replacement character's UTF-8 encoding.
   static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
 
-  /// Folds `input` with the shared fold table.
+  /// Folds `input` with a fold table (the default profile's unless given).
   ///
   /// - Complexity: O(n) in the input length.
-  static func fold(_ input: UnsafeBufferPointer<UInt8>) -> Folding {
-    let table = FoldTable.shared
+  static func fold(_ input: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared) -> Folding {
     let count = input.count
     var map = OffsetMap()
     var invalid: [InvalidSequence] = []

@@ -34,7 +34,7 @@ extension FoldedText {
   /// - Complexity: O(n + m) for a text of n folded bytes and a query of m,
   ///   plus O(k) for k matches.
   public func byteRanges(of query: String) -> [Range<Int>] {
-    guard let query = FoldedQuery(query) else { return [] }
+    guard let query = FoldedQuery(query, table: table) else { return [] }
     return byteRanges(of: query)
   }
 

@@ -20,7 +20,7 @@ extension FoldedText {
   public func byteRanges(of query: String, options: SearchOptions, in range: Range<Int>? = nil)
     -> [Range<Int>]
   {
-    guard let prepared = FoldedQuery(query) else { return [] }
+    guard let prepared = FoldedQuery(query, table: table) else { return [] }
     if options.isEmpty && range == nil { return byteRanges(of: prepared) }
     return withScanner(options: options, window: range.map(roundedWindow)) {
       $0.matches(of: prepared)
@@ -68,7 +68,7 @@ extension FoldedText {
     of query: String, options: SearchOptions = [], from position: String.Index,
     direction: SearchDirection = .forward, in range: Range<String.Index>? = nil
   ) -> Range<String.Index>? {
-    guard let prepared = FoldedQuery(query) else { return nil }
+    guard let prepared = FoldedQuery(query, table: table) else { return nil }
     let indexer = makeIndexer()
     let offset = indexer.originalOffset(of: position)
     let window = range.map {

@@ -53,12 +53,12 @@ extension FoldedText {
   ///
   /// - Complexity: O(n) work, O(n / threads) time plus one copy of the output.
   static func fold(
-    _ input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism,
+    _ input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism, table: FoldTable = .shared,
     threshold: Int = FoldedText.parallelThreshold
   ) -> Folding {
     let count = input.count
     let threads = threadCount(parallelism, bytes: count, threshold: threshold)
-    guard threads > 1 else { return fold(input) }
+    guard threads > 1 else { return fold(input, table: table) }
     var cuts = [0]
     for k in 1..<threads {
       var cut = max(k * count / threads, cuts[k - 1])
@@ -78,7 +78,7 @@ extension FoldedText {
     nonisolated(unsafe) let source = input
     let bounds = cuts
     DispatchQueue.concurrentPerform(iterations: threads) { k in
-      slots[k] = fold(UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]))
+      slots[k] = fold(UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]), table: table)
     }
     var total = 0
     for k in 0..<threads { total += pieces[k]!.folded.count }

@@ -32,6 +32,8 @@ public struct FoldedText: Sendable {
   package let offsetMap: OffsetMap
   /// The original's ill-formed UTF-8 sequences (empty for `String` input).
   package let invalidSequences: [InvalidSequence]
+  /// The fold table of this text's profile; queries fold with it too.
+  package let table: FoldTable
 
   private enum Source: Sendable {
     case string(String)
@@ -50,11 +52,17 @@ public struct FoldedText: Sendable {
   ///
   /// - Complexity: O(n) in the string's UTF-8 length.
   public init(_ text: String, parallelism: Parallelism = .automatic) {
+    self.init(text, table: .shared, parallelism: parallelism)
+  }
+
+  /// Folds a string with the given fold table (a profile's).
+  package init(_ text: String, table: FoldTable, parallelism: Parallelism = .automatic) {
     var text = text
     text.makeContiguousUTF8()
     let folding = text.utf8.withContiguousStorageIfAvailable {
-      Self.fold($0, parallelism: parallelism)
+      Self.fold($0, parallelism: parallelism, table: table)
     }!
+    self.table = table
     source = .string(text)
     foldedBytes = folding.folded
     offsetMap = folding.map
@@ -76,8 +84,18 @@ public struct FoldedText: Sendable {
   ///
   /// - Complexity: O(n) in the number of bytes.
   public init(utf8 bytes: some Sequence<UInt8>, parallelism: Parallelism = .automatic) {
+    self.init(utf8: bytes, table: .shared, parallelism: parallelism)
+  }
+
+  /// Folds raw UTF-8 bytes with the given fold table (a profile's).
+  package init(
+    utf8 bytes: some Sequence<UInt8>, table: FoldTable, parallelism: Parallelism = .automatic
+  ) {
     let bytes = Array(bytes)
-    let folding = bytes.withUnsafeBufferPointer { Self.fold($0, parallelism: parallelism) }
+    let folding = bytes.withUnsafeBufferPointer {
+      Self.fold($0, parallelism: parallelism, table: table)
+    }
+    self.table = table
     source = .bytes(bytes)
     foldedBytes = folding.folded
     offsetMap = folding.map
@@ -89,7 +107,10 @@ public struct FoldedText: Sendable {
   ///
   /// - Precondition: `foldedBytes` and `offsetMap` are the fold of `text`'s
   ///   UTF-8 (a debug build checks the map's invariants).
-  package init(text: String, foldedBytes: [UInt8], offsetMap: OffsetMap) {
+  package init(
+    text: String, foldedBytes: [UInt8], offsetMap: OffsetMap, table: FoldTable = .shared
+  ) {
+    self.table = table
     var text = text
     text.makeContiguousUTF8()
     assert(offsetMap.originalCount == text.utf8.count && offsetMap.foldedCount == foldedBytes.count)
