@@ -47,8 +47,10 @@ report.notes.append(
 let map = folded.offsetMap
 report.notes.append(
   String(
-    format: "offset map: %d entries, %.4f bytes per input byte (16 B per entry); folded/original size %.3f",
-    map.entries.count, Double(map.entries.count * 16) / Double(max(bytes.count, 1)),
+    format: "offset map: %d entries, %.4f bytes per input byte (%d B per entry); folded/original size %.3f",
+    map.entries.count,
+    Double(map.entries.count * MemoryLayout<OffsetMap.Entry>.stride) / Double(max(bytes.count, 1)),
+    MemoryLayout<OffsetMap.Entry>.stride,
     Double(folded.foldedBytes.count) / Double(max(bytes.count, 1))))
 
 let sliceFolded = FoldedText(sliceText)

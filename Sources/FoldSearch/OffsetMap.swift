@@ -35,16 +35,32 @@
 /// - Complexity: lookups are O(log k) for k entries; ``Cursor`` makes a
 ///   monotonic sequence of lookups amortized O(1).
 package struct OffsetMap: Sendable {
-  /// One entry of the map.
-  package struct Entry: Equatable, Sendable {
-    package var folded: Int
+  /// One entry of the map: 16 bytes, the atomic flag in the folded
+  /// position's top bit (positions are below 2^62).
+  package struct Entry: Equatable, Sendable, CustomStringConvertible {
+    private var foldedAndFlag: Int
     package var original: Int
-    package var isAtomic: Bool
+
+    private static let atomicBit = 1 << 62
 
     package init(folded: Int, original: Int, isAtomic: Bool) {
-      self.folded = folded
+      precondition(folded >= 0 && folded < Self.atomicBit)
+      foldedAndFlag = folded | (isAtomic ? Self.atomicBit : 0)
       self.original = original
-      self.isAtomic = isAtomic
+    }
+
+    @inline(__always) package var folded: Int {
+      get { foldedAndFlag & (Self.atomicBit - 1) }
+      set { foldedAndFlag = newValue | (foldedAndFlag & Self.atomicBit) }
+    }
+
+    @inline(__always) package var isAtomic: Bool {
+      get { foldedAndFlag & Self.atomicBit != 0 }
+      set { foldedAndFlag = folded | (newValue ? Self.atomicBit : 0) }
+    }
+
+    package var description: String {
+      "(folded: \(folded), original: \(original)\(isAtomic ? ", atomic" : ""))"
     }
   }
 
