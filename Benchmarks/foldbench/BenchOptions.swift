@@ -33,7 +33,8 @@ struct BenchOptions {
 
     Figures are MB/s of original bytes: median of N runs [min–max], and the
     ratio to the Foundation reference in the same run. Slow peers (the
-    reference and usearch) run on the first M MiB of the input (default 8).
+    reference, usearch and the ICU pipeline) run on the first M MiB of the
+    input (default 8); MB/s stays comparable.
     Match counts are checked; a mismatch prints MISMATCH and exits 1.
     It also times FoldIndex (100,000 short records, type-ahead queries) unless
     --no-fold-index is given.
