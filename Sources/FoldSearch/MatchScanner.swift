@@ -56,8 +56,20 @@ struct MatchScanner {
   /// and the filters pass.
   @inline(__always)
   func accept(foldedStart start: Int, length: Int) -> Range<Int>? {
-    guard let lower = map.originalOffset(ofFolded: start), lower >= window.lowerBound,
-      var upper = map.originalOffset(ofFolded: start + length)
+    var startCursor = OffsetMap.Cursor()
+    var endCursor = OffsetMap.Cursor()
+    return accept(foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor)
+  }
+
+  /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursors
+  /// make each map lookup amortized O(1).
+  @inline(__always)
+  func accept(
+    foldedStart start: Int, length: Int, startCursor: inout OffsetMap.Cursor,
+    endCursor: inout OffsetMap.Cursor
+  ) -> Range<Int>? {
+    guard let lower = startCursor.originalOffset(ofFolded: start, in: map), lower >= window.lowerBound,
+      var upper = endCursor.originalOffset(ofFolded: start + length, in: map)
     else { return nil }
     // D1 extends an end over the marks after it; not past the window.
     upper = min(upper, window.upperBound)
@@ -91,8 +103,13 @@ struct MatchScanner {
     let start = map.foldedOffset(ofOriginal: max(from, window.lowerBound))
     guard !needle.isEmpty, start + needle.count <= limit else { return }
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
+    var startCursor = OffsetMap.Cursor()
+    var endCursor = OffsetMap.Cursor()
     ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
-      guard let range = accept(foldedStart: offset, length: needle.count), range.lowerBound >= from
+      guard
+        let range = accept(
+          foldedStart: offset, length: needle.count, startCursor: &startCursor, endCursor: &endCursor),
+        range.lowerBound >= from
       else {
         return offset + 1
       }
@@ -156,8 +173,12 @@ struct MatchScanner {
   func matches(atStarts starts: [Int], length: Int) -> [Range<Int>] {
     var result: [Range<Int>] = []
     var resume = 0
+    var startCursor = OffsetMap.Cursor()
+    var endCursor = OffsetMap.Cursor()
     for start in starts where start >= resume {
-      if let range = accept(foldedStart: start, length: length) {
+      if let range = accept(
+        foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor)
+      {
         result.append(range)
         resume = start + length
       }
