@@ -77,7 +77,7 @@ for (index, needle) in options.needles.enumerated() {
     }
     rows.append(.init(engine: "ICU pipeline + Horspool", time: pipeline, count: pipelineCount, onSlice: true))
   }
-  for strategy in [ByteSearcher.Strategy.horspool, .twoWay, .automatic] {
+  for strategy in [ByteSearcher.Strategy.horspool, .twoWay, .simdPair, .automatic] {
     let searcher = ByteSearcher(needle: foldedNeedle, strategy: strategy)
     let (time, count) = measure(bytes: bytes.count, runs: runs) { Peers.count(searcher, in: folded.foldedBytes) }
     rows.append(.init(engine: "\(strategy.rawValue) over pre-folded", time: time, count: count))

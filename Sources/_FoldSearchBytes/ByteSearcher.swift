@@ -3,17 +3,20 @@
 //
 // The FoldSearch engine folds both the query and the text to canonical UTF-8
 // and then needs every place where the folded query occurs in the folded
-// text. That is plain exact byte-string matching, which this module does
-// with the Swift standard library only.
+// text. That is plain exact byte-string matching: portable Swift algorithms
+// (Horspool, Two-Way, naive) plus vector kernels from the C target
+// `_FoldSearchSIMD` (SSE2 / AVX2, chosen at run time).
 //
 // Everything that depends on the needle alone (the Horspool shift table, the
-// Two-Way critical factorization) is computed once in `init`; a search call
-// allocates nothing.
+// Two-Way critical factorization, the rare byte pair) is computed once in
+// `init`; a search call allocates nothing.
 //
 // Invariants:
 //   - `needle` is non-empty.
-//   - `shiftTable` is non-empty exactly when `strategy` runs Horspool
-//     (`.horspool`, `.automatic` with a needle longer than one byte).
+//   - `shiftTable` is non-empty exactly when `strategy` is `.horspool`.
+//   - `pair` is the needle's ``RareBytePair`` when the strategy runs the
+//     pair prefilter (`.simdPair`, `.automatic` with more than 3 bytes).
+//   - `instructionSet` is at most ``InstructionSet/best``.
 //   - `factorization` is always the critical factorization of `needle`
 //     (cheap: O(m) time, O(1) space), so any strategy can fall back to
 //     Two-Way.
@@ -45,22 +48,33 @@ package struct ByteSearcher: Sendable {
   /// The Crochemore–Perrin critical factorization of `needle`.
   let factorization: TwoWayFactorization
 
+  /// The offsets the rare-byte-pair prefilter compares (a placeholder when
+  /// the strategy never runs it).
+  package let pair: RareBytePair
+
+  /// The vector kernels the SIMD scans use.
+  package let instructionSet: InstructionSet
+
   /// Creates a searcher for `needle`.
+  ///
+  /// `instructionSet` caps the vector kernels used (default: the best this
+  /// CPU has; a higher request is lowered to it). Tests pin lower sets to
+  /// cover every kernel; results never depend on it.
   ///
   /// - Precondition: `needle` is not empty.
   /// - Complexity: O(m) time for a needle of m bytes.
-  package init(needle: [UInt8], strategy: Strategy = .automatic) {
+  package init(
+    needle: [UInt8], strategy: Strategy = .automatic, instructionSet: InstructionSet = .best
+  ) {
     precondition(!needle.isEmpty, "ByteSearcher needs a non-empty needle")
     self.needle = needle
     self.strategy = strategy
-    let usesHorspool: Bool
-    switch strategy {
-    case .horspool: usesHorspool = true
-    case .automatic: usesHorspool = needle.count > 1
-    case .twoWay, .naive: usesHorspool = false
-    }
-    self.shiftTable = usesHorspool ? HorspoolShiftTable(needle: needle) : HorspoolShiftTable()
+    self.shiftTable = strategy == .horspool ? HorspoolShiftTable(needle: needle) : HorspoolShiftTable()
     self.factorization = TwoWayFactorization(needle: needle)
+    let usesPair =
+      strategy == .simdPair || (strategy == .automatic && needle.count > Self.shortNeedleLimit)
+    self.pair = usesPair ? RareBytePair(needle: needle) : RareBytePair()
+    self.instructionSet = min(instructionSet, .best)
   }
 
   /// Calls `body` with the start offset of every occurrence of the needle in
@@ -80,8 +94,8 @@ package struct ByteSearcher: Sendable {
   /// - Precondition: `start >= 0`; every value `body` returns is greater than
   ///   the offset it was called with.
   /// - Complexity: for `.automatic` and `.twoWay`, O(n + m) byte comparisons
-  ///   plus the calls to `body`; `.horspool` and `.naive` are O(n · m) in the
-  ///   worst case.
+  ///   plus the calls to `body`; `.horspool`, `.simdPair` and `.naive` are
+  ///   O(n · m) in the worst case.
   package func forEachOccurrence(
     in haystack: UnsafeBufferPointer<UInt8>,
     from start: Int,
@@ -101,6 +115,9 @@ package struct ByteSearcher: Sendable {
         }
       case .twoWay:
         try unsafe Self.twoWayScan(haystack, needle, factorization, from: start, body)
+      case .simdPair:
+        _ = try unsafe Self.rareBytePairScan(
+          haystack, needle, pair, instructionSet, from: start, budgeted: false, body)
       case .naive:
         try unsafe Self.naiveScan(haystack, needle, from: start, body)
       }

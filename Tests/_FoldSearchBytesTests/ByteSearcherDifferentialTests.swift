@@ -98,25 +98,31 @@ struct ByteSearcherDifferentialTests {
         in: haystack, from: start,
         next: policy.makeNext(needleCount: needle.count, seed: policySeed))
       for strategy in ByteSearcher.Strategy.allCases where strategy != .naive {
-        let searcher = ByteSearcher(needle: needle, strategy: strategy)
-        let found = searcher.occurrences(
-          in: haystack, from: start, padding: padding,
-          next: policy.makeNext(needleCount: needle.count, seed: policySeed))
-        #expect(
-          found == oracle,
-          """
-          seed \(seed) iteration \(iteration) strategy \(strategy) policy \(policy): \
-          needle \(needle) start \(start) haystack \(haystack)
-          """)
-        #expect(
-          searcher.first(in: haystack, from: start) == oracle.first,
-          "seed \(seed) iteration \(iteration) strategy \(strategy): first occurrence")
+        // The vector strategies at every instruction set this CPU runs.
+        let sets = vectorStrategies.contains(strategy) ? instructionSets : [.best]
+        for set in sets {
+          let searcher = ByteSearcher(needle: needle, strategy: strategy, instructionSet: set)
+          let found = searcher.occurrences(
+            in: haystack, from: start, padding: padding,
+            next: policy.makeNext(needleCount: needle.count, seed: policySeed))
+          #expect(
+            found == oracle,
+            """
+            seed \(seed) iteration \(iteration) strategy \(strategy) \(set) policy \(policy): \
+            needle \(needle) start \(start) haystack \(haystack)
+            """)
+          #expect(
+            searcher.first(in: haystack, from: start) == oracle.first,
+            "seed \(seed) iteration \(iteration) strategy \(strategy) \(set): first occurrence")
+        }
       }
     }
   }
 
-  /// Longer inputs where Horspool's budget runs out part-way, so the
-  /// `.automatic` hand-over to Two-Way happens in the middle of a scan.
+  /// Longer inputs where the verification budget runs out part-way, so the
+  /// `.automatic` hand-over to Two-Way happens in the middle of a scan (the
+  /// needle is "a…" with one "b": the prefilter pairs the "b" with an "a",
+  /// so every "b" of the text makes a candidate).
   @Test(arguments: seeds)
   func automaticHandOverMatchesNaive(seed: UInt64) {
     var generator = SplitMix64(seed: seed)
@@ -133,12 +139,14 @@ struct ByteSearcherDifferentialTests {
       let policySeed = generator.next()
       let oracle = ByteSearcher(needle: needle, strategy: .naive).occurrences(
         in: haystack, next: policy.makeNext(needleCount: m, seed: policySeed))
-      for strategy in [ByteSearcher.Strategy.automatic, .twoWay, .horspool] {
-        let found = ByteSearcher(needle: needle, strategy: strategy).occurrences(
-          in: haystack, next: policy.makeNext(needleCount: m, seed: policySeed))
-        #expect(
-          found == oracle,
-          "seed \(seed) iteration \(iteration) strategy \(strategy) policy \(policy) m \(m)")
+      for strategy in [ByteSearcher.Strategy.automatic, .twoWay, .horspool, .simdPair] {
+        for set in vectorStrategies.contains(strategy) ? instructionSets : [.best] {
+          let found = ByteSearcher(needle: needle, strategy: strategy, instructionSet: set)
+            .occurrences(in: haystack, next: policy.makeNext(needleCount: m, seed: policySeed))
+          #expect(
+            found == oracle,
+            "seed \(seed) iteration \(iteration) strategy \(strategy) \(set) policy \(policy) m \(m)")
+        }
       }
     }
   }

@@ -54,6 +54,20 @@ let quadraticTraps: [QuadraticTrap] = [
       bytes("ab", times: m / 2)
     )
   },
+  // The rare-byte-pair prefilter fires at every position: both chosen
+  // offsets hold the rare "Z" everywhere, and verification fails only on the
+  // needle's last, most common byte. Without the work budget the prefilter
+  // is O(n · m) here.
+  QuadraticTrap(name: "Z…Ze in Z… (pair candidate everywhere)") { n, m in
+    (bytes("Z", times: n), bytes("Z", times: m - 1) + bytes("e"))
+  },
+  // The same, every other position, and failing in the middle of the needle.
+  QuadraticTrap(name: "(ZQ)…e(ZQ)… in (ZQ)… (pair candidate every other byte)") { n, m in
+    (
+      bytes("ZQ", times: n / 2),
+      bytes("ZQ", times: m / 4) + bytes("e") + bytes("ZQ", times: (m - m / 4 * 2 - 1) / 2)
+    )
+  },
   // Every position is an (overlapping) occurrence: must stay O(n + m) even
   // though all of them are reported.
   QuadraticTrap(

@@ -1,5 +1,120 @@
 // FoldSearchSIMD.h — vector kernels for byte search (no ICU). Prefix fssimd_.
+//
+// Layers (as in BurntSushi's memchr crate):
+//   1. portable algorithm — plain C loops, any CPU (FSSIMD_LEVEL_PORTABLE);
+//   2. vector algorithm   — one kernel body, instantiated for 16-byte SSE2
+//                           and 32-byte AVX2 vectors (FoldSearchSIMD.c +
+//                           Kernels.h);
+//   3. per-arch choice    — fssimd_best_level() asks the CPU once
+//                           (__builtin_cpu_supports("avx2")); every entry
+//                           point takes the level to run, so a caller (and a
+//                           test) can pin a lower one.
+// The Swift side (_FoldSearchBytes) chooses the needle bytes to compare and
+// owns the search contract; these kernels only find the next candidate or
+// occurrence.
+//
+// Thread safety: every function is reentrant and thread-safe. The only
+// shared state is the cached CPU level, written with an atomic store of a
+// value every thread computes identically. A fssimd_pair_state is owned by
+// one caller and must not be shared between concurrent calls.
 #ifndef FOLDSEARCH_SIMD_H
 #define FOLDSEARCH_SIMD_H
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Kernel families, in increasing order of capability.
+enum {
+  FSSIMD_LEVEL_PORTABLE = 0,  ///< scalar C, any CPU
+  FSSIMD_LEVEL_SSE2 = 1,      ///< 16-byte vectors (x86-64 baseline)
+  FSSIMD_LEVEL_AVX2 = 2,      ///< 32-byte vectors, checked at run time
+};
+
+/// The most capable level this CPU runs: FSSIMD_LEVEL_AVX2 when the CPU
+/// supports AVX2, FSSIMD_LEVEL_SSE2 on other x86-64 CPUs, and
+/// FSSIMD_LEVEL_PORTABLE elsewhere. The CPU is asked once per process.
+/// No caller obligations.
+int32_t fssimd_best_level(void);
+
+/// Outcome of a search call.
+enum {
+  FSSIMD_FOUND = 0,     ///< `position` is an occurrence
+  FSSIMD_NONE = 1,      ///< no occurrence at or after `start`
+  FSSIMD_HANDOVER = 2,  ///< work budget exhausted: no occurrence in
+                        ///< [start, position) and nothing at or after
+                        ///< `position` examined; continue with another
+                        ///< algorithm from `position`
+};
+
+typedef struct {
+  int64_t position;
+  int32_t status;  ///< FSSIMD_FOUND, FSSIMD_NONE or FSSIMD_HANDOVER
+} fssimd_result;
+
+/// A block of window starts: bit k of `mask` set means an occurrence starts
+/// at `base + k`.
+typedef struct {
+  int64_t base;
+  uint64_t mask;
+  /// Every occurrence in [start, end) — `start` as passed to the call — has
+  /// its bit set in `mask`; none before `start` does.
+  int64_t end;
+} fssimd_block;
+
+/// The occurrences of a needle of 1 to 3 bytes in the first block of up to
+/// 64 window starts at or after `start` that holds any, found exactly by
+/// comparing every needle byte in the vector (no separate verification).
+/// `mask` is 0 only when no occurrence starts in [start, n). O(n − start)
+/// per call; reads only haystack[0 ..< n].
+///
+/// Caller obligations: `haystack` points to `n` readable bytes (it may be
+/// NULL only when n == 0); `needle` points to `m` readable bytes with
+/// 1 <= m <= 3; 0 <= start; `level` is at most fssimd_best_level() (a
+/// higher level is lowered to it).
+fssimd_block fssimd_find_short(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
+                               const uint8_t *needle, int64_t m);
+
+/// State of a rare-byte-pair scan for one needle, kept across calls so that
+/// a scan resumed after each reported occurrence spends one work budget.
+typedef struct {
+  /// The needle; `needle_count` >= 1 bytes.
+  const uint8_t *needle;
+  int64_t needle_count;
+  /// The two needle offsets compared in the vector (the prefilter): a window
+  /// at j is a candidate when haystack[j + index1] == needle[index1] and
+  /// haystack[j + index2] == needle[index2]. 0 <= index < needle_count; the
+  /// two may be equal (a one-byte prefilter).
+  int64_t index1, index2;
+  /// Whether the verification work is budgeted (see `work`).
+  int32_t budgeted;
+  /// Where the budgeted scan began; the budget grows with the distance from
+  /// it.
+  int64_t origin;
+  /// Bytes compared while verifying candidates so far (in/out; start at 0).
+  /// When budgeted, a candidate at j is only verified while
+  ///   work <= 4 × (j − origin) + 2 × needle_count + 256,
+  /// otherwise the call returns FSSIMD_HANDOVER at j. Total verification
+  /// work is therefore at most 4n + 3m + 256 over a whole scan.
+  int64_t work;
+} fssimd_pair_state;
+
+/// The first occurrence at or after `start` of `state->needle`, found by
+/// the rare-byte-pair prefilter and verified in full. Without a budget
+/// O((n − start) · m) in the worst case; with one, linear work before
+/// FSSIMD_HANDOVER. Reads only haystack[start ..< n].
+///
+/// Caller obligations: `haystack` points to `n` readable bytes (NULL only
+/// when n == 0); `state` points to a valid state whose `needle` points to
+/// `needle_count` >= 1 readable bytes and whose indices satisfy the bounds
+/// above; 0 <= start; when budgeted, origin <= start; every call of one
+/// scan passes the same haystack, needle and level, with non-decreasing
+/// `start`; `level` as for fssimd_find_short.
+fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
+                               fssimd_pair_state *state);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,0 +1,121 @@
+// The vector scans: the rare-byte-pair prefilter (`.simdPair`, and
+// `.automatic` for needles of 4 bytes or more) and the exact short-needle
+// scan (`.automatic` for needles of 1–3 bytes).
+//
+// Layers: the kernels live in the C target `_FoldSearchSIMD` — a portable
+// scalar loop, one vector algorithm instantiated for SSE2 (16 bytes) and
+// AVX2 (32 bytes), and a run-time choice made once per process. This side
+// chooses the needle offsets (``RareBytePair``), owns the work budget's
+// state across calls and keeps the `forEachOccurrence` contract: each
+// kernel call returns the first occurrence at or after the offset asked for,
+// so after `body` returns `next` the scan simply asks again from `next`.
+//
+// Pair prefilter idea: compare haystack[j + index1 ..< j + index1 + V] and
+// haystack[j + index2 ..< …] with the two needle bytes splatted, AND the
+// results: bit k of the mask says the window at j + k agrees at both
+// offsets. Each candidate, lowest first, is verified against the whole
+// needle (8 bytes at a time).
+// Budget (when `budgeted`, as in `.automatic`): the bytes compared while
+// verifying are counted across calls; a candidate at j is verified only
+// while that work is at most 4 × (j − start) + 2 × m + 256, otherwise the
+// kernel stops at j (nothing at or after j examined, nothing before j
+// unreported) and the caller finishes with Two-Way from j. So an input that
+// makes every window a candidate ("aaaa…" for "aaa…ab") costs at most
+// 4n + 3m + 256 verification bytes before the hand-over, plus Two-Way's
+// 2n + m: linear.
+// Short needles (1–3 bytes) compare every needle byte in the vector, so a
+// set bit is an occurrence: O(n), no verification, no budget. The kernel
+// returns a whole block of 64 window starts as a bit mask, so a needle with
+// many matches costs one kernel call per block, not per occurrence.
+// Reference: A. Gallant, the memchr crate's "generic SIMD" packed pair
+// searcher (memchr::arch::generic::packedpair) and `rarebytes` ranking;
+// W. Muła, "SIMD-friendly algorithms for substring searching" (2016).
+
+import _FoldSearchSIMD
+
+extension ByteSearcher {
+  /// The exact vector scan for a needle of 1–3 bytes.
+  ///
+  /// Caller obligations: `haystack` and `needle` point to initialized memory
+  /// that stays valid for the whole call; `1 <= needle.count <= 3`;
+  /// `0 <= start`.
+  static func shortNeedleScan(
+    _ haystack: UnsafeBufferPointer<UInt8>,
+    _ needle: UnsafeBufferPointer<UInt8>,
+    _ instructionSet: InstructionSet,
+    from start: Int,
+    _ body: (Int) throws -> Int?
+  ) rethrows {
+    let n = haystack.count
+    let m = needle.count
+    guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return }
+    let level = instructionSet.rawValue
+    var j = start
+    while j <= n - m {
+      // SAFETY: base/needleBase point to n and m readable bytes, 1 <= m <= 3,
+      // 0 <= j; the kernel reads only base[0..<n] and needleBase[0..<m].
+      let block = unsafe fssimd_find_short(level, base, Int64(n), Int64(j), needleBase, Int64(m))
+      var mask = block.mask
+      guard mask != 0 else { return }
+      let blockBase = Int(block.base)
+      // Every occurrence in [j, block.end) has its bit set; report those at
+      // or after the caller's latest resume offset.
+      while mask != 0 {
+        let position = blockBase &+ mask.trailingZeroBitCount
+        mask &= mask &- 1
+        if position < j { continue }
+        guard let next = try report(position, body) else { return }
+        j = next
+      }
+      j = max(j, Int(block.end))
+    }
+  }
+
+  /// The rare-byte-pair scan from `start`.
+  ///
+  /// Returns `nil` when the search is over (the haystack is exhausted or
+  /// `body` asked to stop), or — only when `budgeted` — the offset from which
+  /// the caller must continue with another algorithm because verification
+  /// work exceeded the budget. No occurrence at or after that offset has
+  /// been reported, and none before it is left unreported.
+  ///
+  /// Caller obligations: `haystack` and `needle` point to initialized memory
+  /// that stays valid for the whole call; `needle` is non-empty; `pair` was
+  /// chosen for these very needle bytes (``RareBytePair/init(needle:)``);
+  /// `0 <= start`.
+  static func rareBytePairScan(
+    _ haystack: UnsafeBufferPointer<UInt8>,
+    _ needle: UnsafeBufferPointer<UInt8>,
+    _ pair: RareBytePair,
+    _ instructionSet: InstructionSet,
+    from start: Int,
+    budgeted: Bool,
+    _ body: (Int) throws -> Int?
+  ) rethrows -> Int? {
+    let n = haystack.count
+    let m = needle.count
+    guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return nil }
+    let level = instructionSet.rawValue
+    var state = unsafe fssimd_pair_state(
+      needle: needleBase, needle_count: Int64(m),
+      index1: Int64(pair.index1), index2: Int64(pair.index2),
+      budgeted: budgeted ? 1 : 0, origin: Int64(start), work: 0)
+    var j = start
+    while j <= n - m {
+      // SAFETY: base points to n readable bytes, state.needle to m; the pair
+      // indices are < m; origin = start <= j and j only grows; the kernel
+      // reads only base[j..<n] and the needle.
+      let result = unsafe fssimd_pair_find(level, base, Int64(n), Int64(j), &state)
+      switch result.status {
+      case Int32(FSSIMD_FOUND):
+        guard let next = try report(Int(result.position), body) else { return nil }
+        j = next
+      case Int32(FSSIMD_HANDOVER):
+        return Int(result.position)
+      default:
+        return nil
+      }
+    }
+    return nil
+  }
+}

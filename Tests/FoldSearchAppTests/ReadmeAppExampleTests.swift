@@ -1,0 +1,26 @@
+import FoldSearch
+import Testing
+
+/// The README's app example, as written.
+@Suite("README app example")
+struct ReadmeAppExampleTests {
+  @Test func highlightFindPanelAndIndex() {
+    let passage = FoldedText("El café de la mañana. Un CAFE largo.")
+    let attributed = passage.attributedString(highlighting: "cafe")
+    #expect(attributed.runs.compactMap { $0.searchMatch }.count == 2)
+    #expect(passage.htmlString(highlighting: "cafe") == "El <mark>café</mark> de la mañana. Un <mark>CAFE</mark> largo.")
+
+    var session = FindSession(text: "Straße, STRASSE, strasse")
+    session.query = "strasse"
+    #expect(session.matchCount == 3)
+    #expect(session.next() != nil)
+    session.replaceCurrent(with: "Street")
+    #expect(session.replaceAll(with: "Street") == 2)
+    #expect(session.text == "Street, Street, Street")
+
+    let index = FoldIndex(["Réseau privé (VPN)", "Wi-Fi", "Avpx", "Économie d'énergie"])
+    #expect(index.search("vp", options: .wordStart).map(\.record) == [0])
+    let ranges = index.search("reseau").first?.ranges ?? []
+    #expect(ranges.map { String(index.records[0][$0]) } == ["Réseau"])
+  }
+}
