@@ -42,6 +42,11 @@ public struct FoldIndex: Sendable {
   private let starts: [Int]
   /// Each record's offset map (empty, with no allocation, for most ASCII).
   private let maps: [OffsetMap]
+  /// All records' map entries, flat (record-relative positions), and where
+  /// each record's run of them starts: the hot path reads these without
+  /// touching a per-record array.
+  private let flatEntries: [OffsetMap.Entry]
+  private let entryStarts: [Int]
 
   /// Folds `records` into an index.
   ///
@@ -66,10 +71,36 @@ public struct FoldIndex: Sendable {
       maps.append(folding.map)
     }
     starts.append(folded.count)
+    var flatEntries: [OffsetMap.Entry] = []
+    var entryStarts: [Int] = []
+    entryStarts.reserveCapacity(maps.count + 1)
+    for map in maps {
+      entryStarts.append(flatEntries.count)
+      flatEntries += map.entries
+    }
+    entryStarts.append(flatEntries.count)
     self.records = records
     self.folded = folded
     self.starts = starts
     self.maps = maps
+    self.flatEntries = flatEntries
+    self.entryStarts = entryStarts
+  }
+
+  /// `OffsetMap.originalOffset(ofFolded:)` for a record-relative position,
+  /// over the record's run of `flatEntries` (a few entries at most for
+  /// typical records, so a linear scan).
+  @inline(__always)
+  private func original(
+    ofFolded position: Int, record: Int, _ entries: UnsafeBufferPointer<OffsetMap.Entry>
+  ) -> Int? {
+    var k = entryStarts[record + 1] - 1
+    let first = entryStarts[record]
+    while k >= first && entries[k].folded > position { k -= 1 }
+    guard k >= first else { return position }
+    let entry = entries[k]
+    if entry.isAtomic { return position == entry.folded ? entry.original : nil }
+    return entry.original + (position - entry.folded)
   }
 
   /// The number of records.
@@ -111,6 +142,7 @@ public struct FoldIndex: Sendable {
     } else {
       let needle = prepared.folded
       folded.withUnsafeBufferPointer { haystack in
+        flatEntries.withUnsafeBufferPointer { entries in
         var record = 0
         var ranges: [Range<Int>] = []
         var resume = 0
@@ -137,11 +169,11 @@ public struct FoldIndex: Sendable {
           }
           let local = offset - starts[record]
           guard local >= resume else { return offset + 1 }
-          let map = maps[record]
-          guard let lower = map.originalOffset(ofFolded: local),
-            let upper = map.originalOffset(ofFolded: local + needle.count)
+          guard let lower = original(ofFolded: local, record: record, entries),
+            let upper = original(ofFolded: local + needle.count, record: record, entries)
           else { return offset + 1 }
           if !options.isEmpty {
+            let map = maps[record]
             if scanner == nil {
               scanner = makeScanner(record: record, options: options, in: haystack)
             }
@@ -158,6 +190,7 @@ public struct FoldIndex: Sendable {
           return offset + needle.count
         }
         flush()
+        }
       }
     }
     if wantsTier {

@@ -137,9 +137,10 @@ struct MatchScanner {
     var starts: [Int] = []
     var overflow = false
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<window.upperBound])
+    var cursor = OffsetMap.Cursor()
     ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: window.lowerBound) {
       offset in
-      guard map.originalOffset(ofFolded: offset) != nil else { return offset + 1 }
+      guard cursor.originalOffset(ofFolded: offset, in: map) != nil else { return offset + 1 }
       if starts.count == limit {
         overflow = true
         return nil
