@@ -24,6 +24,7 @@ public enum ReferenceMatcher {
   public static func matches(of query: String, in text: String) -> [Range<String.Index>] {
     let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !needle.isEmpty else { return [] }
+    if needle.unicodeScalars.contains("\u{0}") { return nulSafeMatches(of: needle, in: text) }
     var found: [Range<String.Index>] = []
     var start = text.startIndex
     while let range = text.range(
@@ -32,6 +33,31 @@ public enum ReferenceMatcher {
       range: start..<text.endIndex
     ), !range.isEmpty {
       found.append(range)
+      start = range.upperBound
+    }
+    return found
+  }
+
+  /// The loop for a needle containing U+0000, which CoreFoundation compares
+  /// with the text's terminating NUL: "a\u{0}" in "a" yields a range past the
+  /// end and Foundation traps (found by FuzzDifferential). The search runs
+  /// over the text plus a sentinel U+FFFF, which no NUL equals, and a range
+  /// reaching into the sentinel is dropped; every other range is the same.
+  static func nulSafeMatches(of needle: String, in text: String) -> [Range<String.Index>] {
+    let padded = text + "\u{FFFF}"
+    let end = text.utf8.count
+    var found: [Range<String.Index>] = []
+    var start = padded.startIndex
+    while let range = padded.range(
+      of: needle,
+      options: [.caseInsensitive, .diacriticInsensitive],
+      range: start..<padded.endIndex
+    ), !range.isEmpty {
+      let lower = padded.utf8.distance(from: padded.startIndex, to: range.lowerBound)
+      let upper = padded.utf8.distance(from: padded.startIndex, to: range.upperBound)
+      guard upper <= end else { break }
+      found.append(
+        text.utf8.index(text.startIndex, offsetBy: lower)..<text.utf8.index(text.startIndex, offsetBy: upper))
       start = range.upperBound
     }
     return found
@@ -66,6 +92,9 @@ public enum ReferenceMatcher {
   ) -> [Range<Int>] {
     let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !needle.isEmpty else { return [] }
+    // A NUL in the needle could reach the terminator: search a padded copy.
+    let text = needle.unicodeScalars.contains("\u{0}") ? text + "\u{FFFF}" : text
+    let limit = needle.unicodeScalars.contains("\u{0}") ? text.utf8.count - 3 : text.utf8.count
     var found: [Range<Int>] = []
     var start = text.startIndex
     while let range = text.range(
@@ -78,9 +107,9 @@ public enum ReferenceMatcher {
       while end < text.endIndex, UnicodeData.isIgnorable(scalars[end]) {
         end = scalars.index(after: end)
       }
-      found.append(
-        text.utf8.distance(from: text.startIndex, to: range.lowerBound)
-          ..< text.utf8.distance(from: text.startIndex, to: end))
+      let upper = text.utf8.distance(from: text.startIndex, to: end)
+      guard upper <= limit else { break }
+      found.append(text.utf8.distance(from: text.startIndex, to: range.lowerBound)..<upper)
       start = end
     }
     return found

@@ -28,6 +28,9 @@ struct DifferentialRegressions {
     Found(name: "U+0344 finds U+0308", text: [0x61, 0x308], query: [0x344], verdict: .agree, engine: [1..<3]),
     Found(name: "U+0345 finds ι", text: [0x62, 0x3B9], query: [0x345], verdict: .agree, engine: [1..<3]),
     Found(name: "U+0301 alone", text: [0x61, 0x301, 0x300], query: [0x301], verdict: .agree, engine: [1..<5]),
+    // The reference trapped on a NUL that met the text's end (FuzzDifferential).
+    Found(name: "NUL at the end", text: [0x62, 0x61], query: [0x61, 0x0], verdict: .agree, engine: []),
+    Found(name: "NUL inside", text: [0x78, 0x61, 0x0, 0x79], query: [0x61, 0x0], verdict: .agree, engine: [1..<3]),
     // D1 changing where the next search resumes after a leading-mark match.
     Found(
       name: "D1 resume", text: [0x579, 0x308, 0x579, 0x308, 0x579, 0x308, 0x579], query: [0x308, 0x579],
