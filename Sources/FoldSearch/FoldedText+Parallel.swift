@@ -81,10 +81,27 @@ extension FoldedText {
       slots[k] = fold(UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]), table: table)
     }
     var total = 0
-    for k in 0..<threads { total += pieces[k]!.folded.count }
-    var folded: [UInt8] = []
-    folded.reserveCapacity(total)
+    var pieceLengths: [Int] = []
+    for k in 0..<threads {
+      pieceLengths.append(pieces[k]!.folded.count)
+      total += pieceLengths[k]
+    }
+    // Copy each piece's bytes into place and free the piece at once, so the
+    // peak stays near one folded copy (plus one piece), not two.
+    let folded = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+      var offset = 0
+      for k in 0..<threads {
+        pieces[k]!.folded.withUnsafeBufferPointer { piece in
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + piece.count]).initialize(
+            from: piece)
+          offset += piece.count
+        }
+        pieces[k]!.folded = []
+      }
+      initialized = offset
+    }
     var map = OffsetMap()
+    map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.entries.count } + threads)
     var invalid: [InvalidSequence] = []
     var foldedBase = 0
     for k in 0..<threads {
@@ -102,8 +119,8 @@ extension FoldedText {
       for sequence in piece.invalidSequences {
         invalid.append(InvalidSequence(offset: sequence.offset + originalBase, length: sequence.length))
       }
-      folded += piece.folded
-      foldedBase += piece.folded.count
+      foldedBase += pieceLengths[k]
+      pieces[k] = nil  // free the piece's map as soon as it is merged
     }
     map.finish(foldedCount: foldedBase, originalCount: count)
     return Folding(folded: folded, map: map, invalidSequences: invalid)

@@ -108,6 +108,9 @@ package struct OffsetMap: Sendable {
   /// pieces folded separately.
   package mutating func merge(_ entry: Entry) { append(entry) }
 
+  /// Reserves room for `count` entries.
+  package mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
   private mutating func append(_ entry: Entry) {
     if let last = entries.last, last.folded == entry.folded {
       // Only ignorables lay between: the later original position wins.

@@ -31,6 +31,7 @@ extension Comparator {
     }
     if hasCasedLetterBeforeMark(textPairs, otherSide: query)
       || hasCasedLetterBeforeMark(queryPairs, otherSide: regionScalars)
+      || leadingMarkMeetsNonLatinCluster(query: query, region: indices, in: layout)
     {
       return .d3
     }
@@ -126,6 +127,26 @@ extension Comparator {
         UnicodeData.changesWhenCaseFolded($0) && UnicodeData.caseFold($0) == folded
       }
     }
+  }
+
+  /// D3's mechanism met by a query that starts with a mark: the reference
+  /// compares the marks of a cluster whose base is at or above U+0510
+  /// literally, so a leading U+0341 does not find the canonically equivalent
+  /// U+0301 there (it does after "a"). Triggered when the query starts with
+  /// an ignorable scalar and the region holds an ignorable scalar whose
+  /// cluster's base (the nearest preceding non-ignorable scalar) is at or
+  /// above U+0510.
+  static func leadingMarkMeetsNonLatinCluster(
+    query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
+  ) -> Bool {
+    guard let first = query.first(where: { !FoldedQuery.isTrimmed($0) }), UnicodeData.isIgnorable(first)
+    else { return false }
+    for index in region where UnicodeData.isIgnorable(layout.scalars[index]) {
+      var base = index - 1
+      while base >= 0 && UnicodeData.isIgnorable(layout.scalars[base]) { base -= 1 }
+      if base >= 0 && layout.scalars[base].value >= 0x510 { return true }
+    }
+    return false
   }
 
   /// D4's trigger: a scalar whose folding data in the reference is wrong or

@@ -1,0 +1,207 @@
+import FoldSearch
+
+/// The checks of the FuzzFoldedText target: arbitrary bytes in, no crash, no
+/// hang, and every answer consistent with the input.
+///
+/// ## Input format
+/// Byte 0 is the query length `q` (0–255); the next `q` bytes (fewer if the
+/// input is shorter) are the query, decoded as UTF-8 with U+FFFD replacement;
+/// the rest is the text, passed to `FoldedText(utf8:)` as raw bytes, invalid
+/// UTF-8 and NUL bytes included. `Fuzz/seeds/make-seeds.py` writes seeds in
+/// this format.
+///
+/// ## Checks (each a `fatalError`, which libFuzzer reports as a crash)
+/// 1. `offsetMap.violations()` is empty, and the map's lengths are the
+///    folded and original lengths.
+/// 2. The folded bytes are well-formed UTF-8.
+/// 3. Every byte range is non-empty, inside the input, on a boundary of the
+///    input's scalars (or maximal ill-formed subparts, as Swift's own decoder
+///    finds them), and the ranges are strictly increasing and disjoint.
+/// 4. `matches(of:)` gives the same ranges, translated to `text` (where each
+///    ill-formed subpart became the three bytes of U+FFFD).
+/// 5. Valid UTF-8 input gives the same ranges through `FoldedText(String)`.
+/// 6. Each match, cut out on its own, matches the query exactly once, as a
+///    whole (a match depends only on its own bytes).
+/// 7. Map lookups stay in bounds and are monotonic at every boundary, and
+///    the forward cursor agrees with the binary-search lookup.
+/// 8. A well-formed query that is not blank finds itself: a text that *is*
+///    the query has a match starting at byte 0.
+enum FoldedTextHarness {
+  static func check(_ input: [UInt8]) {
+    guard let first = input.first else {
+      _ = FoldedText(utf8: []).byteRanges(of: "a")
+      return
+    }
+    let queryLength = min(Int(first), input.count - 1)
+    let queryBytes = Array(input[1..<(1 + queryLength)])
+    let textBytes = Array(input[(1 + queryLength)...])
+    let query = String(decoding: queryBytes, as: UTF8.self)
+    checkText(textBytes, query: query)
+    if queryLength > 0, isWellFormed(queryBytes) {
+      checkSelfMatch(query)
+    }
+  }
+
+  static func checkText(_ bytes: [UInt8], query: String) {
+    let text = FoldedText(utf8: bytes)
+    let boundaries = ScalarBoundaries(bytes)
+
+    // 1, 2: the fold.
+    let map = text.offsetMap
+    let problems = map.violations()
+    require(problems.isEmpty, "offset map violations \(problems)", bytes, query)
+    require(
+      map.originalCount == bytes.count && map.foldedCount == text.foldedBytes.count,
+      "map lengths \(map.originalCount)/\(map.foldedCount)", bytes, query)
+    require(isWellFormed(text.foldedBytes), "folded bytes are not UTF-8", bytes, query)
+    require(text.originalByteCount == bytes.count, "originalByteCount", bytes, query)
+
+    // 3: ranges.
+    let ranges = text.byteRanges(of: query)
+    var previousEnd = 0
+    for range in ranges {
+      require(!range.isEmpty, "empty range \(range)", bytes, query)
+      require(range.lowerBound >= previousEnd, "ranges overlap at \(range)", bytes, query)
+      require(range.upperBound <= bytes.count, "range \(range) past the end", bytes, query)
+      require(
+        boundaries.isBoundary(range.lowerBound) && boundaries.isBoundary(range.upperBound),
+        "range \(range) not on scalar boundaries", bytes, query)
+      previousEnd = range.upperBound
+    }
+
+    // 4: String.Index ranges.
+    let matches = text.matches(of: query)
+    let string = text.text
+    let expected = ranges.map {
+      boundaries.decodedOffset($0.lowerBound)..<boundaries.decodedOffset($0.upperBound)
+    }
+    let actual = matches.map {
+      string.utf8.distance(
+        from: string.startIndex, to: $0.lowerBound)..<string.utf8.distance(
+          from: string.startIndex, to: $0.upperBound)
+    }
+    require(actual == expected, "matches \(actual) ≠ translated \(expected)", bytes, query)
+
+    // 5: String input.
+    if boundaries.isWellFormed {
+      let fromString = FoldedText(String(decoding: bytes, as: UTF8.self)).byteRanges(of: query)
+      require(
+        fromString == ranges, "String input gives \(fromString), bytes \(ranges)", bytes, query)
+    }
+
+    // 6: each match on its own.
+    for range in ranges.prefix(8) {
+      let slice = Array(bytes[range])
+      let alone = FoldedText(utf8: slice).byteRanges(of: query)
+      require(
+        alone.first == 0..<slice.count,
+        "match \(range) alone gives \(alone), expected [0..<\(slice.count)]", bytes, query)
+    }
+
+    // 7: map lookups.
+    var lastFolded = 0
+    for position in boundaries.positions {
+      let folded = map.foldedOffset(ofOriginal: position)
+      require(
+        folded >= lastFolded && folded <= map.foldedCount,
+        "foldedOffset(ofOriginal: \(position)) = \(folded) after \(lastFolded)", bytes, query)
+      lastFolded = folded
+    }
+    var cursor = OffsetMap.Cursor()
+    var lastOriginal = 0
+    for position in ScalarBoundaries(text.foldedBytes).positions {
+      let original = map.originalOffset(ofFolded: position)
+      let viaCursor = cursor.originalOffset(ofFolded: position, in: map)
+      require(
+        original == viaCursor, "cursor \(viaCursor.debugDescription) at \(position)", bytes, query)
+      if let original {
+        require(
+          original >= lastOriginal && original <= bytes.count && boundaries.isBoundary(original),
+          "originalOffset(ofFolded: \(position)) = \(original) after \(lastOriginal)", bytes, query)
+        lastOriginal = original
+      }
+    }
+  }
+
+  /// 8: a query is found in a text made of itself.
+  static func checkSelfMatch(_ query: String) {
+    guard query.unicodeScalars.contains(where: { !isTrimmed($0) }) else { return }
+    let ranges = FoldedText(query).byteRanges(of: query)
+    require(!ranges.isEmpty, "query does not find itself", Array(query.utf8), query)
+    require(
+      startsTrimmed(query) || ranges.first?.lowerBound == 0,
+      "query does not find itself at 0: \(ranges)", Array(query.utf8), query)
+  }
+
+  /// Whether the first scalar of `query` is one query trimming removes.
+  static func startsTrimmed(_ query: String) -> Bool {
+    query.unicodeScalars.first.map(isTrimmed) ?? false
+  }
+
+  /// Swift's own view of trimmable scalars (White_Space plus U+200B), used
+  /// only to skip blank queries.
+  static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar == "\u{200B}"
+  }
+
+  static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+    ScalarBoundaries(bytes).isWellFormed
+  }
+
+  static func require(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    _ text: [UInt8], _ query: String
+  ) {
+    guard !condition() else { return }
+    let hex = text.map { String($0, radix: 16) }.joined(separator: " ")
+    fatalError("\(message())\n  text bytes [\(hex)]\n  query \(query.debugDescription)")
+  }
+}
+
+/// The scalar boundaries of a byte buffer as Swift's standard library decodes
+/// it (maximal ill-formed subparts are one unit each), independent of the
+/// engine's decoder.
+struct ScalarBoundaries {
+  /// Every boundary: 0, the end of each scalar or ill-formed subpart.
+  private(set) var positions: [Int] = [0]
+  /// For each entry of `positions`, the offset in `String(decoding:)`.
+  private var decoded: [Int] = [0]
+  private(set) var isWellFormed = true
+
+  init(_ bytes: [UInt8]) {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    var decodedOffset = 0
+    loop: while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        offset += encoded.count
+        decodedOffset += encoded.count
+      case .error(let length):
+        offset += length
+        decodedOffset += 3
+        isWellFormed = false
+      case .emptyInput:
+        break loop
+      }
+      positions.append(offset)
+      decoded.append(decodedOffset)
+    }
+  }
+
+  func isBoundary(_ offset: Int) -> Bool { index(of: offset) != nil }
+
+  /// The offset in `String(decoding:)` of the boundary at `offset`.
+  func decodedOffset(_ offset: Int) -> Int { index(of: offset).map { decoded[$0] } ?? -1 }
+
+  private func index(of offset: Int) -> Int? {
+    var low = 0
+    var high = positions.count
+    while low < high {
+      let mid = (low + high) / 2
+      if positions[mid] < offset { low = mid + 1 } else { high = mid }
+    }
+    return low < positions.count && positions[low] == offset ? low : nil
+  }
+}

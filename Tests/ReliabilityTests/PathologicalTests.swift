@@ -1,0 +1,62 @@
+import FoldSearch
+import Foundation
+import Testing
+
+/// The pathological corpus (Corpus/pathological) with its suggested needles,
+/// under a time bound per byte: folding ≤ 2 µs per input byte, and each search
+/// ≤ 2 µs per (text + needle) byte plus 20 ms, in a debug build
+/// (about 10× what it takes here; a quadratic search on these 100 KB files
+/// takes seconds). Every result also keeps the invariants.
+@Suite("Hostile input: pathological corpus")
+struct PathologicalTests {
+  struct Needle: Sendable, CustomTestStringConvertible {
+    let file: String
+    let needle: String
+    var testDescription: String {
+      "\(file): \(needle.prefix(12).debugDescription)…(\(needle.utf8.count) B)"
+    }
+  }
+
+  static let folder = "Corpus/pathological/"
+  static let foldPerByte = Duration.microseconds(2)
+  static let searchPerByte = Duration.microseconds(2)
+
+  static let needlesByFile: [String: [String]] = {
+    guard let data = try? Repository.bytes(folder + "needles.txt") else { return [:] }
+    var result: [String: [String]] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
+    where !line.hasPrefix("#") {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      guard fields.count >= 2 else { continue }
+      result[String(fields[0]), default: []].append(String(fields[1]))
+    }
+    return result
+  }()
+
+  @Test("Needles file is present and complete")
+  func needlesPresent() {
+    #expect(Self.needlesByFile.values.map(\.count).reduce(0, +) >= 100)
+  }
+
+  @Test(
+    "Each pathological file, folded once, searched for each of its needles",
+    arguments: needlesByFile.keys.sorted())
+  func file(_ file: String) throws {
+    let bytes = try Repository.bytes(Self.folder + file)
+    let text = Bound.within(Self.foldPerByte * bytes.count * Bound.slowdown, "folding \(file)") {
+      FoldedText(utf8: bytes)
+    }
+    #expect(text.offsetMap.violations() == [])
+    for needle in Self.needlesByFile[file] ?? [] {
+      let limit =
+        (Self.searchPerByte * (bytes.count + needle.utf8.count) + .milliseconds(20))
+        * Bound.slowdown
+      let ranges = Bound.within(
+        limit, "\(file): \(needle.prefix(12).debugDescription) (\(needle.utf8.count) B)"
+      ) {
+        text.byteRanges(of: needle)
+      }
+      #expect(checkInvariants(text, bytes: bytes, query: needle) == ranges)
+    }
+  }
+}
