@@ -59,6 +59,11 @@ package final class FoldTable: Sendable {
   /// `(b0 & 0x1F) << 6 | (b1 & 0x3F)`, packed for the fold loop: see
   /// ``TwoByte``.
   nonisolated(unsafe) package let twoByte: UnsafeMutableBufferPointer<UInt64>
+  /// Whether ASCII folds by plain lowercasing (A–Z to a–z, the rest to
+  /// itself), the case the fold loop's eight-bytes-at-a-time path assumes.
+  /// False for a collation tailoring such as Turkish (I → ı) or where ASCII
+  /// controls are ignorable; ASCII then takes the general path.
+  package let asciiIsPlainLowercase: Bool
   /// The largest ratio of folded to original UTF-8 length of any scalar
   /// (and of U+FFFD for a one-byte ill-formed sequence): bounds the folded
   /// buffer's size.
@@ -128,10 +133,26 @@ package final class FoldTable: Sendable {
     _ = self.pool.initialize(from: pool)
     self.asciiFold = .allocate(capacity: 128)
     for b in 0..<128 {
-      let entry = self.stage2[Int(self.stage1[0]) << 8 | b]
-      self.asciiFold[b] = entry == 0 ? UInt8(b) : self.pool[Int(entry >> 8)]
+      // Meaningful only when ASCII folds by plain lowercasing (see below);
+      // other tables send ASCII through the general path.
+      let entry = Entry(rawValue: self.stage2[Int(self.stage1[0]) << 8 | b])
+      self.asciiFold[b] =
+        entry.isIdentity || entry.isIgnorable ? UInt8(b) : self.pool[entry.offset]
     }
     self.blockCount = blocks.count
+    var plain = true
+    let asciiBlock = Int(stage1[0]) << 8
+    for b in 0..<128 {
+      let raw = blocks[asciiBlock >> 8][b]
+      let e = Entry(rawValue: raw)
+      if (65...90).contains(b) {
+        plain = plain && !e.isIdentity && !e.isIgnorable && !e.isAtomic && e.length == 1
+          && Int(pool[e.offset]) == b + 32
+      } else {
+        plain = plain && e.isIdentity
+      }
+    }
+    self.asciiIsPlainLowercase = plain
 
     // Two-byte scalars, packed; and the expansion bound over every entry.
     var maxExpansion = 3  // one ill-formed byte becomes U+FFFD's three

@@ -46,7 +46,9 @@ package struct FoldedQuery: Sendable {
       let last = scalars.lastIndex(where: { !Self.isTrimmed($0) })
     else { return nil }
     var body = Substring(scalars[first...last])
-    if let lead = Self.leadingMark(of: body.unicodeScalars) {
+    // Only the foundation profile matches a leading mark by itself; other
+    // profiles (collation, as `usearch`) skip it like any ignorable scalar.
+    if table === FoldTable.shared, let lead = Self.leadingMark(of: body.unicodeScalars) {
       let key = Self.markKey(lead)
       leadingMark = LeadingMark(
         key: Self.utf8(key), ignorableSpellings: Self.ignorablesByKey[key] ?? [Self.utf8([lead])])
@@ -58,6 +60,7 @@ package struct FoldedQuery: Sendable {
     var utf8 = String(body)
     utf8.makeContiguousUTF8()
     folded = utf8.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0, table: table).folded }!
+    if folded.isEmpty && leadingMark == nil { return nil }
   }
 
   /// The first scalar of `scalars` when it is ignorable (the query's

@@ -6,7 +6,8 @@
 /// (`FoldTable.maxExpansion` × input). Three paths, by frequency:
 /// - **ASCII, eight bytes at a time**: a word without high bits is lowercased
 ///   with SWAR arithmetic (a byte in `A...Z` gets 0x20 added) and stored whole;
-///   ASCII never needs a map entry.
+///   ASCII never needs a map entry. (Only for tables where ASCII folds by
+///   plain lowercasing; otherwise ASCII takes the general path.)
 /// - **Two-byte scalars** (Latin, Greek, Cyrillic, Hebrew, Arabic …): one
 ///   lookup in `FoldTable.twoByte` gives the folded bytes packed in a word,
 ///   stored with a single 4-byte write.
@@ -55,11 +56,12 @@ extension FoldedText {
       // and the widest store is 8 bytes with 16 bytes of slack.
       let out = buffer.baseAddress!
       let ascii = table.asciiFold.baseAddress!
+      let plainASCII = table.asciiIsPlainLowercase
       let twoByte = table.twoByte.baseAddress!
       var i = 0
       var o = 0
       while i < count {
-        while i &+ 8 <= count {
+        while plainASCII && i &+ 8 <= count {
           // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
           let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
           if word & 0x8080_8080_8080_8080 != 0 { break }
@@ -71,7 +73,7 @@ extension FoldedText {
         }
         guard i < count else { break }
         let b0 = source[i]
-        if b0 < 0x80 {
+        if b0 < 0x80 && plainASCII {
           out[o] = ascii[Int(b0)]
           i &+= 1
           o &+= 1
@@ -108,7 +110,11 @@ extension FoldedText {
         let start = i
         let value: UInt32
         let length: Int
-        if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1], case let b2 = source[i &+ 2],
+        if b0 < 0x80 {
+          // ASCII under a table that does not just lowercase it.
+          value = UInt32(b0)
+          length = 1
+        } else if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1], case let b2 = source[i &+ 2],
           b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F
         {
           // A well-formed three-byte scalar (Table 3-7), the common case of

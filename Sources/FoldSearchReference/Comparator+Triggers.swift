@@ -24,6 +24,14 @@ extension Comparator {
     let reachScalars = Array(layout.scalars[reach])
     let reachPairs = Array(zip(reachScalars, reachScalars.dropFirst()))
 
+    // D9 is a property of the query's shape: it is checked first.
+    let trimmed = query.filter { !FoldedQuery.isTrimmed($0) }
+    // Counted after canonical decomposition: U+0344 is U+0308 U+0301.
+    let leadingMarks = trimmed.prefix(while: UnicodeData.isIgnorable)
+      .flatMap(UnicodeData.canonicalDecomposition).count
+    if leadingMarks >= 2 || (leadingMarks > 0 && leadingMarks == trimmed.count) {
+      return .d9
+    }
     if regionScalars.contains(where: isSupplementaryCased)
       || query.contains(where: isSupplementaryCased)
     {
@@ -44,14 +52,6 @@ extension Comparator {
       || hasMixedSpelling(precomposed: query, decomposed: reachPairs)
     {
       return .d5
-    }
-    // D9 is a property of the query's shape: it goes first among D6–D9.
-    let trimmed = query.filter { !FoldedQuery.isTrimmed($0) }
-    // Counted after canonical decomposition: U+0344 is U+0308 U+0301.
-    let leadingMarks = trimmed.prefix(while: UnicodeData.isIgnorable)
-      .flatMap(UnicodeData.canonicalDecomposition).count
-    if leadingMarks >= 2 || (leadingMarks > 0 && leadingMarks == trimmed.count) {
-      return .d9
     }
     if regionScalars.contains("\u{345}") || query.contains("\u{345}") {
       return .d6

@@ -27,6 +27,9 @@ import FoldSearch
 ///    side's ranges that overlap it (when the other side has no match there,
 ///    just that range). A region is explained by the first of these triggers
 ///    found in the region's text scalars or in the query:
+///    - **D9** (checked first, a property of the query's shape): a query that
+///      starts with two or more ignorable scalars (after canonical
+///      decomposition) or is made only of them;
 ///    - **D2**: a supplementary-plane scalar that changes when case folded;
 ///    - **D3**: a scalar ≥ U+0510 directly followed by an ignorable scalar
 ///      (in the text, the following scalar may lie just past the region),
@@ -45,9 +48,6 @@ import FoldSearch
 ///      the other side spells its base (same case fold) directly followed by
 ///      an ignorable scalar or by one of the precomposed scalar's other
 ///      decomposition scalars: mixed precomposed/decomposed spelling;
-///    - **D9** (checked before D6–D8): a query that starts with two or more
-///      ignorable scalars (after canonical decomposition) or is made only of
-///      them;
 ///    - **D6**: U+0345 in the region or the query;
 ///    - **D7**: an expansion (a scalar folding to several) in the query while
 ///      the region's reach holds a scalar that does not fold to itself, or the

@@ -1,3 +1,5 @@
+import FoldSearch
+
 /// Command-line options of `foldfuzz`.
 struct FuzzOptions: Equatable {
   /// How long a campaign runs.
@@ -9,23 +11,29 @@ struct FuzzOptions: Equatable {
   var seed: UInt64 = 1
   var budget: Budget = .iterations(10_000)
   var verbose = false
+  /// The profile under test: `foundation` (against Foundation) or
+  /// `collation[:LOCALE]` (against ICU `usearch`).
+  var profile: FoldProfile = .foundation
   /// A single (text, query) to compare instead of a campaign (`--case`).
   var single: (text: String, query: String)?
 
   static func == (lhs: FuzzOptions, rhs: FuzzOptions) -> Bool {
     lhs.seed == rhs.seed && lhs.budget == rhs.budget && lhs.verbose == rhs.verbose
+      && lhs.profile == rhs.profile
       && lhs.single?.text == rhs.single?.text && lhs.single?.query == rhs.single?.query
   }
 
   static let usage = """
-    usage: foldfuzz [--seed K] [--iterations N | --seconds S] [--verbose]
-           foldfuzz --case TEXT QUERY
+    usage: foldfuzz [--profile P] [--seed K] [--iterations N | --seconds S] [--verbose]
+           foldfuzz [--profile P] --case TEXT QUERY
 
     Runs random (text, query) cases through the FoldSearch engine and the
     Foundation reference and classifies every disagreement (SEMANTICS.md D1–D5).
     Exits 1 on the first unexplained disagreement, after printing its seed,
     iteration and a shrunk minimal case.
 
+      --profile P       foundation (default; against Foundation, D1–D9) or
+                        collation[:LOCALE] (against ICU usearch, C1–C5)
       --seed K          seed of the case stream (default 1)
       --iterations N    number of cases (default 10000)
       --seconds S       run for S seconds instead of a number of cases
@@ -80,6 +88,13 @@ struct FuzzOptions: Equatable {
           throw ParseError(message: "--case needs two lists of hex scalars")
         }
         options.single = (textScalars, queryScalars)
+      case "--profile":
+        let text = try value(for: argument)
+        guard let profile = FoldProfile(argument: text) else {
+          throw ParseError(
+            message: "bad profile '\(text)' (foundation, collation, collation:LOCALE)")
+        }
+        options.profile = profile
       case "--verbose", "-v":
         options.verbose = true
       case "--help", "-h":

@@ -102,6 +102,52 @@ enum {
   FSICU_CATEGORY_PRIVATE_USE = 17,
 };
 
+// MARK: Collation (FoldSearchCollation.c)
+//
+// A `locale` is an ICU locale ID ("da", "sv", "tr"); NULL or "" is the root
+// locale. Each locale's collator is opened once, at primary strength, and
+// cached for the life of the process (at most 32 locales; beyond that these
+// functions return -1). Thread-safe: the cache is guarded by a mutex and a
+// cached collator is only read.
+
+/// 1 if ICU has collation rules of its own for `locale`, 0 if it falls back to
+/// root, -1 if no collator can be opened.
+int32_t fsicu_collation_valid_locale(const char *locale);
+
+/// The primary weights of every scalar in `first...last`, each on its own
+/// (long primaries joined into one 32-bit weight, zero primaries skipped).
+/// Writes `counts[c - first]` (the number of primaries of scalar c, -1 for a
+/// surrogate) for every c, and appends the weights, in order, to `weights`
+/// (at most `capacity`). Returns the total number of weights (which may
+/// exceed `capacity`: then call again with more room) or -1 on error.
+int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t last,
+                                  int32_t *counts, uint32_t *weights,
+                                  int64_t capacity);
+
+/// The primary weights of the string `scalars[0..<count]` (so contractions
+/// apply). Writes at most `capacity` to `out`; returns their number (which
+/// may exceed `capacity`) or -1 on error.
+int32_t fsicu_collation_string_primaries(const char *locale, const uint32_t *scalars,
+                                         int32_t count, uint32_t *out,
+                                         int32_t capacity);
+
+/// The contractions of the collator (`ucol_getContractionsAndExpansions`,
+/// without prefixes): each as its scalars followed by a 0, concatenated.
+/// Writes at most `capacity` values; returns the total (which may exceed
+/// `capacity`) or -1 on error.
+int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity);
+
+/// The matches of `query` in `text` (UTF-8) found by ICU `usearch` with the
+/// primary-strength collator of `locale` and default attributes, leftmost
+/// first, non-overlapping (the `collation` profile's oracle). Writes match
+/// i's UTF-8 byte range to `ranges[2i] ..< ranges[2i+1]` (at most `capacity`
+/// values) and returns the number of matches (which may exceed capacity/2),
+/// or -1 on an ICU error or an empty query. Offsets are exact for valid
+/// UTF-8; ill-formed sequences are searched as U+FFFD.
+int64_t fsicu_usearch_ranges(const char *text, int64_t textLength, const char *query,
+                             int64_t queryLength, const char *locale, int64_t *ranges,
+                             int64_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

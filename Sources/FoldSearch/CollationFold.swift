@@ -1,0 +1,207 @@
+import Synchronization
+import _FoldSearchCShim
+
+/// The per-scalar fold of the `collation` profile: ICU collation at primary
+/// strength (root or a locale's tailoring), as a ``FoldTable``.
+///
+/// ## Idea
+/// At primary strength two strings are equal when their sequences of primary
+/// weights are. So every scalar folds to its own sequence of primaries, each
+/// primary spelled by one *representative* scalar:
+/// - ICU gives each scalar's collation elements on its own
+///   (`ucol_openElements`); zero primaries are dropped. A scalar without any
+///   primary (controls, format characters, most combining marks) is
+///   *ignorable*.
+/// - Each primary's representative is, among the scalars whose whole element
+///   sequence is that one primary, the best by (does not change when case
+///   folded, has no canonical decomposition, lowest code point): "a" for
+///   a, A, á, ａ, ⓐ; "o" for ø; "l" for ł; "2" for ². A primary that no
+///   scalar carries alone gets a noncharacter of its own (U+FDD0…, U+nFFFE…)
+///   as its spelling.
+/// - A scalar folds to the representatives of its primaries: æ → "ae",
+///   ß → "ss", が → か, 한 → its three jamo. Several primaries make an *atomic
+///   expansion*, as in the foundation profile.
+///
+/// Scalars ICU gives implicit weights (unassigned, private use and most Han
+/// ideographs) have unique primaries and fold to themselves without asking.
+///
+/// Contractions (several scalars that collate as one unit, such as
+/// и + U+0306 = й, or Danish "aa") cannot be expressed per scalar; see
+/// ``contractions(locale:)`` and the README's deviation classes.
+///
+/// ## Cost and thread safety
+/// A locale's table is built on first use (about 0.2 s of ICU calls in a
+/// release build) and cached for the life of the process; the cache is
+/// guarded by a mutex and a built table is immutable.
+package enum CollationFold {
+  private static let cache = Mutex<[String: FoldTable]>([:])
+
+  /// The fold table of `locale` ("" for root), built on first use.
+  package static func table(locale: String) -> FoldTable {
+    if let table = cache.withLock({ $0[locale] }) { return table }
+    // Built outside the lock so that other locales are not held up; two
+    // threads racing on the same locale build equal tables and keep the first.
+    let built = build(locale: locale)
+    return cache.withLock { tables in
+      if let existing = tables[locale] { return existing }
+      tables[locale] = built.table
+      return built.table
+    }
+  }
+
+  /// The folds computed for a locale, before packing into a table.
+  package struct Folds {
+    /// Scalar → its fold, for every scalar that does not fold to itself.
+    package var folds: [UInt32: FoldRule.Result]
+    package var table: FoldTable
+  }
+
+  /// Whether ICU gives `scalar` an implicit, unique primary (never shared, so
+  /// it folds to itself): unassigned and private-use code points, surrogates.
+  private static func skipsEvaluation(_ value: UInt32) -> Bool {
+    guard let scalar = Unicode.Scalar(value) else { return true }
+    return !UnicodeData.isAssigned(scalar) || UnicodeData.isPrivateUse(scalar)
+  }
+
+  /// The primary weights of every scalar, computed in one pass per block.
+  private static func primaries(locale: String) -> [UInt32: [UInt32]] {
+    var result: [UInt32: [UInt32]] = [:]
+    result.reserveCapacity(160_000)
+    let blockSize: UInt32 = 0x1000
+    var counts = [Int32](repeating: 0, count: Int(blockSize))
+    var weights = [UInt32](repeating: 0, count: Int(blockSize) * 4)
+    var first: UInt32 = 0
+    while first <= 0x10FFFF {
+      let last = min(first + blockSize - 1, 0x10FFFF)
+      // Skip blocks with nothing to evaluate (unassigned planes, private use).
+      if !(first...last).contains(where: { !skipsEvaluation($0) }) {
+        first = last + 1
+        continue
+      }
+      var total = locale.withCString {
+        fsicu_collation_primaries($0, first, last, &counts, &weights, Int64(weights.count))
+      }
+      precondition(total >= 0, "ICU could not open the collator for '\(locale)'")
+      if total > weights.count {
+        weights = [UInt32](repeating: 0, count: Int(total))
+        total = locale.withCString {
+          fsicu_collation_primaries($0, first, last, &counts, &weights, Int64(weights.count))
+        }
+      }
+      var at = 0
+      for value in first...last {
+        let count = Int(counts[Int(value - first)])
+        guard count >= 0 else { continue }
+        if !skipsEvaluation(value) { result[value] = Array(weights[at..<at + count]) }
+        at += count
+      }
+      first = last + 1
+    }
+    return result
+  }
+
+  /// Synthetic spellings for primaries no scalar carries alone: the
+  /// noncharacters, which ICU collates with primaries of their own that text
+  /// never shares with these.
+  private static let syntheticSpellings: [UInt32] =
+    Array(0xFDD0...0xFDEF)
+    + (0...16).flatMap { [UInt32($0) << 16 | 0xFFFE, UInt32($0) << 16 | 0xFFFF] }
+
+  /// Computes the folds of `locale` and packs them.
+  package static func build(locale: String) -> Folds {
+    let primaries = primaries(locale: locale)
+    // Representatives: the best scalar whose sequence is exactly [p].
+    func rank(_ value: UInt32) -> (Int, Int, UInt32) {
+      let scalar = Unicode.Scalar(value)!
+      return (
+        UnicodeData.changesWhenCaseFolded(scalar) ? 1 : 0,
+        UnicodeData.hasCanonicalDecomposition(scalar) ? 1 : 0, value
+      )
+    }
+    var representative: [UInt32: UInt32] = [:]
+    for (value, weights) in primaries where weights.count == 1 {
+      if syntheticSpellings.contains(value) { continue }
+      if let current = representative[weights[0]], rank(current) <= rank(value) { continue }
+      representative[weights[0]] = value
+    }
+    var synthetic = syntheticSpellings.makeIterator()
+    var folds: [UInt32: FoldRule.Result] = [:]
+    for (value, weights) in primaries.sorted(by: { $0.key < $1.key }) {
+      if weights.isEmpty {
+        folds[value] = .ignorable
+        continue
+      }
+      var spelled: [Unicode.Scalar] = []
+      for weight in weights {
+        if representative[weight] == nil {
+          guard let spare = synthetic.next() else {
+            preconditionFailure("more primaries without a scalar of their own than noncharacters")
+          }
+          representative[weight] = spare
+        }
+        spelled.append(Unicode.Scalar(representative[weight]!)!)
+      }
+      if spelled != [Unicode.Scalar(value)!] { folds[value] = .scalars(spelled) }
+    }
+    // The noncharacters used as spellings must not fold to themselves from
+    // text: give the unused ones their own primaries (they are identity) and
+    // the used ones U+FFFD's spelling... they keep identity; a text
+    // noncharacter is vanishingly rare and documented.
+    var ranges: [ClosedRange<UInt32>] = []
+    for value in folds.keys.sorted() {
+      if let last = ranges.last, last.upperBound + 1 == value {
+        ranges[ranges.count - 1] = last.lowerBound...value
+      } else {
+        ranges.append(value...value)
+      }
+    }
+    let captured = folds
+    let table = FoldTable(
+      rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges)
+    return Folds(folds: folds, table: table)
+  }
+
+  /// Whether the folds keep ASCII as the fold loop's ASCII fast path does:
+  /// A–Z to a–z, every other ASCII scalar to itself.
+  static func asciiIsPlainLowercase(_ folds: [UInt32: FoldRule.Result]) -> Bool {
+    (UInt32(0)..<0x80).allSatisfy { (value: UInt32) in
+      let expected: [Unicode.Scalar] = [
+        Unicode.Scalar((UInt32(0x41)...0x5A).contains(value) ? value + 0x20 : value)!
+      ]
+      return (folds[value] ?? .scalars([Unicode.Scalar(value)!])) == .scalars(expected)
+    }
+  }
+
+  /// Whether `locale`'s collation can be a profile: ICU can open its collator
+  /// and its tailoring keeps ASCII letters equal to their lowercase only
+  /// (false for Turkish and Azerbaijani, whose I ≡ ı).
+  package static func isSupported(locale: String) -> Bool {
+    locale.withCString({ fsicu_collation_valid_locale($0) }) >= 0
+  }
+
+  /// The contractions of `locale`'s collator: sequences of two or more
+  /// scalars that collate as one unit.
+  package static func contractions(locale: String) -> [[Unicode.Scalar]] {
+    var capacity: Int32 = 1 << 16
+    while true {
+      var buffer = [UInt32](repeating: 0, count: Int(capacity))
+      let count = locale.withCString { fsicu_collation_contractions($0, &buffer, capacity) }
+      precondition(count >= 0, "ICU could not list the contractions of '\(locale)'")
+      if count <= capacity {
+        return buffer[0..<Int(count)].split(separator: 0).map { $0.compactMap(Unicode.Scalar.init) }
+      }
+      capacity = count
+    }
+  }
+
+  /// The primary weights ICU gives a whole string (contractions applied).
+  package static func primaries(of string: String, locale: String) -> [UInt32] {
+    let scalars = string.unicodeScalars.map(\.value)
+    var out = [UInt32](repeating: 0, count: scalars.count * 20 + 8)
+    let count = locale.withCString {
+      fsicu_collation_string_primaries($0, scalars, Int32(scalars.count), &out, Int32(out.count))
+    }
+    precondition(count >= 0 && Int(count) <= out.count)
+    return Array(out[0..<Int(count)])
+  }
+}

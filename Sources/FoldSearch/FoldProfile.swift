@@ -1,0 +1,98 @@
+/// What "equal ignoring case and accents" means for a search.
+///
+/// - ``foundation`` (the default): Foundation's
+///   `[.caseInsensitive, .diacriticInsensitive]` equivalence — case folding and
+///   the marks of canonical decompositions (é ≡ e, ß ≡ ss), nothing broader
+///   (ø ≢ o, æ ≢ ae).
+/// - ``collation``: ICU root collation at primary strength, the equivalence of
+///   browsers' find-in-page (ICU `usearch`): additionally ø ≡ o, æ ≡ ae,
+///   ł ≡ l, đ ≡ d, ² ≡ 2, fullwidth ≡ ASCII, が ≡ か; characters without a
+///   primary weight (controls, format characters, most marks) are skipped.
+/// - ``collation(locale:)``: the same with a locale's tailoring, which changes
+///   which letters are distinct (Danish and Norwegian å ø æ, Swedish ä ö,
+///   Spanish ñ, Turkish ı ≢ i).
+///
+/// ```swift
+/// FoldedText("Łódź, København", profile: .collation).matches(of: "lodz")
+/// FoldedText("Ålborg", profile: .collation(locale: "da")).matches(of: "alborg")  // none
+/// ```
+///
+/// A profile's fold table is built once per process, on first use, and
+/// shared by every text folded with it.
+public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
+  package enum Kind: Hashable, Sendable {
+    case foundation
+    case collation(locale: String)
+  }
+
+  package let kind: Kind
+
+  private init(kind: Kind) { self.kind = kind }
+
+  /// Foundation's case- and diacritic-insensitive equivalence (the default).
+  public static let foundation = FoldProfile(kind: .foundation)
+
+  /// ICU root collation at primary strength.
+  public static let collation = FoldProfile(kind: .collation(locale: ""))
+
+  /// ICU collation at primary strength with the tailoring of `locale` (an ICU
+  /// locale ID such as "da", "sv", "es", "tr"); "" or "root" is the root
+  /// collation. A locale without a tailoring of its own gets the root
+  /// collation. Turkish ("tr") folds I to ı and İ to i, as its collation
+  /// says.
+  public static func collation(locale: String) -> FoldProfile {
+    let canonical = locale == "root" ? "" : locale.replacingHyphens()
+    return FoldProfile(kind: .collation(locale: canonical))
+  }
+
+  /// Parses `foundation`, `collation` or `collation:LOCALE` (as `foldgrep
+  /// --profile` and `foldfuzz --profile` spell a profile); nil otherwise.
+  public init?(argument: String) {
+    if argument == "foundation" {
+      self = .foundation
+    } else if argument == "collation" {
+      self = .collation
+    } else if argument.hasPrefix("collation:") {
+      let locale = String(argument.dropFirst("collation:".count))
+      guard !locale.isEmpty, locale.utf8.count < 60,
+        locale.unicodeScalars.allSatisfy({
+          $0.isASCII
+            && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+              || "_-@=;".unicodeScalars.contains($0))
+        })
+      else { return nil }
+      guard CollationFold.isSupported(locale: locale) else { return nil }
+      self = .collation(locale: locale)
+    } else {
+      return nil
+    }
+  }
+
+  /// The collation locale, nil for ``foundation``; "" is root.
+  public var collationLocale: String? {
+    if case .collation(let locale) = kind { return locale }
+    return nil
+  }
+
+  /// `foundation`, `collation` or `collation:LOCALE`.
+  public var description: String {
+    switch kind {
+    case .foundation: "foundation"
+    case .collation(let locale): locale.isEmpty ? "collation" : "collation:\(locale)"
+    }
+  }
+
+  /// The profile's fold table, built on first use.
+  package var table: FoldTable {
+    switch kind {
+    case .foundation: FoldTable.shared
+    case .collation(let locale): CollationFold.table(locale: locale)
+    }
+  }
+}
+
+extension String {
+  fileprivate func replacingHyphens() -> String {
+    String(String.UnicodeScalarView(unicodeScalars.map { $0 == "-" ? "_" : $0 }))
+  }
+}

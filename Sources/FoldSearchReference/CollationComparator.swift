@@ -1,0 +1,183 @@
+import FoldSearch
+import Synchronization
+
+/// Runs the engine under a collation profile and its oracle, ICU `usearch`
+/// (``CollationReferenceMatcher``), on the same input and classifies any
+/// disagreement as one of ``CollationDeviation``'s classes or unexplained.
+///
+/// ## Classification
+/// 1. Equal results → ``CollationVerdict/agree``.
+/// 2. **C1 normalization**: each `usearch` match's end is extended over the
+///    scalars without a primary weight that directly follow it (a match
+///    starting before the previous extended end is dropped); equal → C1.
+/// 3. Otherwise the differing ranges are grouped into regions as in
+///    ``Comparator`` and each region must show a trigger, checked in order:
+///    - **C4**: the trimmed query starts with a scalar without a primary;
+///    - **C3**: an occurrence of one of the collator's contractions in the
+///      query, or in the text overlapping the region widened by one scalar
+///      on each side;
+///    - **C2**: an engine range in the region (its end taken before the
+///      trailing ignorables) that starts or ends inside an extended grapheme
+///      cluster of the text (Swift's `Character` boundaries).
+///    A region without a trigger makes the verdict unexplained.
+public enum CollationComparator {
+  /// Compares `FoldedText(text, profile: .collation(locale:))` with `usearch`.
+  public static func compare(text: String, query: String, locale: String = "")
+    -> CollationComparison
+  {
+    let profile = FoldProfile.collation(locale: locale)
+    let engine = FoldedText(text, profile: profile).byteRanges(of: query)
+    let reference = CollationReferenceMatcher.byteRanges(of: query, in: text, locale: locale)
+    let (verdict, region) = classify(
+      text: text, query: query, locale: profile.collationLocale ?? "", engine: engine,
+      reference: reference)
+    return CollationComparison(
+      text: text, query: query, locale: locale, engine: engine, reference: reference,
+      verdict: verdict, region: region)
+  }
+
+  /// Classifies given results (UTF-8 byte ranges) without running either side.
+  public static func classify(
+    text: String, query: String, locale: String, engine: [Range<Int>], reference: [Range<Int>]
+  ) -> (CollationVerdict, Range<Int>?) {
+    if engine == reference { return (.agree, nil) }
+    let table = FoldProfile.collation(locale: locale).table
+    func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
+      table.entry(scalar.value).isIgnorable
+    }
+    let layout = TextLayout(text)
+    // C1: extend usearch's ends over the following ignorables.
+    var normalized: [Range<Int>] = []
+    for range in reference {
+      guard !range.isEmpty else {
+        normalized.append(range)
+        continue
+      }
+      var end = range.upperBound
+      if var index = layout.scalarIndex(startingAt: end) ?? (end == text.utf8.count ? nil : nil) {
+        while index < layout.scalars.count && isIgnorable(layout.scalars[index]) {
+          index += 1
+          end = layout.offsets[index]
+        }
+      }
+      if let last = normalized.last, range.lowerBound < last.upperBound { continue }
+      normalized.append(range.lowerBound..<end)
+    }
+    if normalized == engine { return (.explained(.c1), nil) }
+
+    let queryScalars = Array(
+      query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
+    let regions = Comparator.differenceRegions(engine: engine, reference: normalized)
+    guard let firstRegion = regions.first else { return (.unexplained, nil) }
+    let contractions = contractionList(locale: locale)
+    let boundaries = graphemeBoundaries(text)
+    var first: CollationDeviation?
+    for region in regions {
+      var found: CollationDeviation?
+      let indices = layout.scalarIndices(startingIn: region)
+      let widened =
+        max(0, indices.lowerBound - 1)..<min(layout.scalars.count, indices.upperBound + 1)
+      if let lead = queryScalars.first, isIgnorable(lead) {
+        found = .c4
+      } else if containsContraction(queryScalars[...], contractions)
+        || containsContraction(layout.scalars[...], contractions, overlapping: widened)
+      {
+        found = .c3
+      } else if engine.contains(where: { range in
+        range.overlaps(region)
+          && !(boundaries.contains(range.lowerBound)
+            && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
+      })
+        || normalized.contains(where: { range in
+          range.overlaps(region) && !boundaries.contains(range.lowerBound)
+        })
+      {
+        found = .c2
+      }
+      guard let found else { return (.unexplained, region) }
+      if first == nil { first = found }
+    }
+    return (.explained(first!), firstRegion)
+  }
+
+  /// The end of `range` before the ignorable scalars it ends with.
+  static func trimmedEnd(
+    _ range: Range<Int>, _ layout: TextLayout, _ isIgnorable: (Unicode.Scalar) -> Bool
+  ) -> Int {
+    var end = range.upperBound
+    let indices = layout.scalarIndices(startingIn: range)
+    var index = indices.upperBound
+    while index > indices.lowerBound && isIgnorable(layout.scalars[index - 1]) {
+      index -= 1
+      end = layout.offsets[index]
+    }
+    return end
+  }
+
+  static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar == "\u{200B}"
+  }
+
+  /// UTF-8 offsets of the text's extended grapheme cluster boundaries.
+  static func graphemeBoundaries(_ text: String) -> Set<Int> {
+    var result: Set<Int> = [0]
+    var offset = 0
+    for character in text {
+      offset += character.utf8.count
+      result.insert(offset)
+    }
+    return result
+  }
+
+  private static let contractionCache = Mutex<[String: [[Unicode.Scalar]]]>([:])
+
+  static func contractionList(locale: String) -> [[Unicode.Scalar]] {
+    if let known = contractionCache.withLock({ $0[locale] }) { return known }
+    let list = CollationFold.contractions(locale: locale)
+    contractionCache.withLock { $0[locale] = list }
+    return list
+  }
+
+  /// Whether `scalars` holds an occurrence of a contraction (overlapping
+  /// `window` of indices, when given). An occurrence may be discontiguous as
+  /// canonical equivalence allows: after its first scalar, its other scalars
+  /// may be found among the following run of combining marks (canonical
+  /// combining class ≠ 0).
+  public static func containsContraction(
+    _ scalars: ArraySlice<Unicode.Scalar>, _ contractions: [[Unicode.Scalar]],
+    overlapping window: Range<Int>? = nil
+  ) -> Bool {
+    let array = Array(scalars)
+    for start in array.indices {
+      for contraction in contractions where array[start] == contraction[0] {
+        var at = start + 1
+        var end = start + 1
+        var matched = true
+        for part in contraction.dropFirst() {
+          if at < array.count && array[at] == part {
+            at += 1
+            end = max(end, at)
+            continue
+          }
+          // Discontiguous: look ahead through combining marks.
+          var look = at
+          var found = false
+          while look < array.count && array[look].properties.canonicalCombiningClass.rawValue != 0 {
+            if array[look] == part {
+              found = true
+              end = max(end, look + 1)
+              break
+            }
+            look += 1
+          }
+          if !found {
+            matched = false
+            break
+          }
+        }
+        if matched, window.map({ (start..<end).overlaps($0) }) ?? true { return true }
+      }
+    }
+    return false
+  }
+}

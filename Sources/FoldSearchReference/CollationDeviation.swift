@@ -1,0 +1,80 @@
+/// A documented class of disagreement between the `collation` profile and its
+/// oracle, ICU `usearch` with the same primary-strength collator.
+///
+/// Each is a place where matching over a per-scalar fold cannot (or
+/// deliberately does not) reproduce `usearch`; the README lists each with a
+/// minimal example. ``CollationComparator`` attributes a disagreement to a
+/// class only when the class's trigger is present locally.
+public enum CollationDeviation: String, CaseIterable, Sendable {
+  /// C1 — trailing ignorables: the engine's match end extends over every
+  /// scalar without a primary weight that follows it (as D1); `usearch` only
+  /// to the next grapheme-cluster boundary. Text "ab\u{AD}", query "ab":
+  /// engine [0,4), usearch [0,2).
+  case c1 = "C1"
+  /// C2 — match boundaries inside a grapheme cluster: `usearch` rejects a
+  /// match that starts or ends inside an extended grapheme cluster (a base
+  /// without its spacing vowel sign, one jamo of an L V T sequence, part of
+  /// an emoji ZWJ sequence); the engine, as in the foundation profile (rule
+  /// 7), accepts it. Text "कि", query "क": engine [0,3), usearch none.
+  case c2 = "C2"
+  /// C3 — contractions: several scalars the collator weighs as one unit (root:
+  /// и/И + U+0306 = й, Thai and Lao prevowel + consonant, Indic, Tibetan,
+  /// Myanmar and Tai Viet sequences; tailorings: Danish "aa", …). The
+  /// per-scalar fold weighs each scalar alone. Text "и\u{306}", query "и":
+  /// engine [0,4), usearch none; text "เก", query "ก": engine [3,6), usearch
+  /// none.
+  case c3 = "C3"
+  /// C4 — queries that start with a scalar without a primary weight (a lone
+  /// combining mark): the engine matches that mark by itself (rule 2 of the
+  /// foundation profile); `usearch` reports empty matches or none. Text
+  /// "e\u{301}", query "\u{301}": engine [1,3), usearch [0,0), [1,1).
+  case c4 = "C4"
+}
+
+/// How the engine's result relates to `usearch`'s for one (text, query).
+public enum CollationVerdict: Equatable, Sendable, CustomStringConvertible {
+  case agree
+  case explained(CollationDeviation)
+  case unexplained
+
+  public var description: String {
+    switch self {
+    case .agree: "agree"
+    case .explained(let deviation): deviation.rawValue
+    case .unexplained: "unexplained"
+    }
+  }
+}
+
+/// The engine's and `usearch`'s results for one input under a collation
+/// profile, and the verdict.
+public struct CollationComparison: Sendable, CustomStringConvertible {
+  public let text: String
+  public let query: String
+  /// The collation locale ("" for root).
+  public let locale: String
+  public let engine: [Range<Int>]
+  public let reference: [Range<Int>]
+  public let verdict: CollationVerdict
+  /// The text region of the difference the verdict rests on.
+  public let region: Range<Int>?
+
+  public var description: String {
+    let layout = TextLayout(text)
+    func show(_ ranges: [Range<Int>]) -> String {
+      guard !ranges.isEmpty else { return "—" }
+      return ranges.map { range in
+        "[\(range.lowerBound),\(range.upperBound)) \(ScalarHex.format(layout.scalars(startingIn: range)))"
+      }.joined(separator: "; ")
+    }
+    var lines = ["verdict   \(verdict) (collation\(locale.isEmpty ? "" : ":" + locale))"]
+    if let region {
+      lines[0] += " (difference at bytes [\(region.lowerBound),\(region.upperBound)))"
+    }
+    lines.append("text      [\(ScalarHex.format(text.unicodeScalars))] \(text.debugDescription)")
+    lines.append("query     [\(ScalarHex.format(query.unicodeScalars))] \(query.debugDescription)")
+    lines.append("engine    \(show(engine))")
+    lines.append("usearch   \(show(reference))")
+    return lines.joined(separator: "\n")
+  }
+}

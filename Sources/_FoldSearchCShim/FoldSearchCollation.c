@@ -1,0 +1,271 @@
+// FoldSearchCollation.c — ICU collation data for the `collation` profile and
+// ICU `usearch` as its oracle.
+//
+// Collators are opened per (locale) at primary strength and cached for the
+// life of the process in a small table guarded by a mutex; a cached collator
+// is only ever read afterwards (ucol_openElements and usearch take a const
+// UCollator), which ICU documents as safe from several threads. Every
+// function here may therefore be called concurrently from any thread.
+
+#include "FoldSearchShim.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicode/ucol.h>
+#include <unicode/ucoleitr.h>
+#include <unicode/uset.h>
+#include <unicode/usearch.h>
+#include <unicode/ustring.h>
+#include <unicode/utf16.h>
+#include <unicode/utf8.h>
+
+#define FSICU_MAX_COLLATORS 32
+#define FSICU_LOCALE_MAX 64
+
+static pthread_mutex_t fsicu_collators_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  char locale[FSICU_LOCALE_MAX];
+  UCollator *collator;
+} fsicu_collators[FSICU_MAX_COLLATORS];
+static int fsicu_collator_count = 0;
+
+// The cached primary-strength collator of `locale` (NULL or "" = root), or
+// NULL on an ICU error or a full cache. Never closed.
+static const UCollator *fsicu_collator(const char *locale) {
+  if (!locale) locale = "";
+  if (strlen(locale) >= FSICU_LOCALE_MAX) return NULL;
+  const UCollator *found = NULL;
+  pthread_mutex_lock(&fsicu_collators_lock);
+  for (int i = 0; i < fsicu_collator_count; i++) {
+    if (strcmp(fsicu_collators[i].locale, locale) == 0) {
+      found = fsicu_collators[i].collator;
+      break;
+    }
+  }
+  if (!found && fsicu_collator_count < FSICU_MAX_COLLATORS) {
+    UErrorCode status = U_ZERO_ERROR;
+    UCollator *collator = ucol_open(locale, &status);
+    if (U_SUCCESS(status)) {
+      ucol_setStrength(collator, UCOL_PRIMARY);
+      strcpy(fsicu_collators[fsicu_collator_count].locale, locale);
+      fsicu_collators[fsicu_collator_count].collator = collator;
+      fsicu_collator_count++;
+      found = collator;
+    } else if (collator) {
+      ucol_close(collator);
+    }
+  }
+  pthread_mutex_unlock(&fsicu_collators_lock);
+  return found;
+}
+
+int32_t fsicu_collation_valid_locale(const char *locale) {
+  if (!fsicu_collator(locale)) return -1;
+  UErrorCode status = U_ZERO_ERROR;
+  char actual[FSICU_LOCALE_MAX];
+  // The locale whose rules are in effect (root when ICU has none for it).
+  const char *valid = ucol_getLocaleByType(fsicu_collator(locale), ULOC_ACTUAL_LOCALE, &status);
+  if (U_FAILURE(status) || !valid) return -1;
+  strncpy(actual, valid, sizeof actual - 1);
+  actual[sizeof actual - 1] = 0;
+  return (actual[0] == 0 || strcmp(actual, "root") == 0) ? 0 : 1;
+}
+
+// Appends the primaries of the collation elements of `units[0..<length]` to
+// `out` (at most `capacity`), joining ICU's two-part long primaries; returns
+// the number of primaries or -1 on error.
+static int32_t fsicu_primaries_of(UCollationElements *elements, const UChar *units,
+                                  int32_t length, uint32_t *out, int32_t capacity) {
+  UErrorCode status = U_ZERO_ERROR;
+  ucol_setText(elements, units, length, &status);
+  if (U_FAILURE(status)) return -1;
+  int32_t count = 0;
+  uint32_t pending = 0;  // the primary of the previous element, not yet written
+  int hasPending = 0;
+  for (;;) {
+    int32_t ce = ucol_next(elements, &status);
+    if (U_FAILURE(status)) return -1;
+    if (ce == UCOL_NULLORDER) break;
+    uint32_t element = (uint32_t)ce;
+    if ((element & 0xC0) == 0xC0 && hasPending) {
+      // Continuation: the low 16 bits of the previous primary.
+      pending |= element >> 16;
+      continue;
+    }
+    if (hasPending && pending != 0) {
+      if (count < capacity) out[count] = pending;
+      count++;
+    }
+    pending = element & 0xFFFF0000u;
+    hasPending = 1;
+  }
+  if (hasPending && pending != 0) {
+    if (count < capacity) out[count] = pending;
+    count++;
+  }
+  return count;
+}
+
+int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t last,
+                                  int32_t *counts, uint32_t *weights,
+                                  int64_t capacity) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator || last < first || last > 0x10FFFF) return -1;
+  UErrorCode status = U_ZERO_ERROR;
+  UCollationElements *elements = ucol_openElements(collator, NULL, 0, &status);
+  if (U_FAILURE(status)) return -1;
+  int64_t used = 0;
+  uint32_t scratch[64];
+  for (uint32_t c = first; c <= last; c++) {
+    UChar units[2];
+    int32_t length = 0;
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      counts[c - first] = -1;
+      continue;
+    }
+    U16_APPEND_UNSAFE(units, length, c);
+    int32_t n = fsicu_primaries_of(elements, units, length, scratch, 64);
+    if (n < 0 || n > 64) {
+      ucol_closeElements(elements);
+      return -1;
+    }
+    counts[c - first] = n;
+    for (int32_t k = 0; k < n; k++) {
+      if (used < capacity) weights[used] = scratch[k];
+      used++;
+    }
+  }
+  ucol_closeElements(elements);
+  return used;
+}
+
+int32_t fsicu_collation_string_primaries(const char *locale, const uint32_t *scalars,
+                                         int32_t count, uint32_t *out,
+                                         int32_t capacity) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator || count < 0 || count > 4096) return -1;
+  UChar *units = malloc(sizeof(UChar) * (size_t)(2 * count + 1));
+  if (!units) return -1;
+  int32_t length = 0;
+  for (int32_t i = 0; i < count; i++) {
+    if (scalars[i] > 0x10FFFF || (scalars[i] >= 0xD800 && scalars[i] <= 0xDFFF)) {
+      free(units);
+      return -1;
+    }
+    U16_APPEND_UNSAFE(units, length, scalars[i]);
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  UCollationElements *elements = ucol_openElements(collator, NULL, 0, &status);
+  int32_t result = -1;
+  if (U_SUCCESS(status)) {
+    result = fsicu_primaries_of(elements, units, length, out, capacity);
+    ucol_closeElements(elements);
+  }
+  free(units);
+  return result;
+}
+
+int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator) return -1;
+  UErrorCode status = U_ZERO_ERROR;
+  USet *contractions = uset_openEmpty();
+  ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
+  if (U_FAILURE(status)) {
+    uset_close(contractions);
+    return -1;
+  }
+  int32_t used = 0;
+  int32_t items = uset_getItemCount(contractions);
+  UChar buffer[64];
+  for (int32_t i = 0; i < items; i++) {
+    UChar32 start, end;
+    status = U_ZERO_ERROR;
+    int32_t length = uset_getItem(contractions, i, &start, &end, buffer, 64, &status);
+    if (U_FAILURE(status) || length == 0) continue;  // ranges: single code points
+    for (int32_t k = 0; k < length;) {
+      UChar32 c;
+      U16_NEXT(buffer, k, length, c);
+      if (used < capacity) out[used] = (uint32_t)c;
+      used++;
+    }
+    if (used < capacity) out[used] = 0;
+    used++;
+  }
+  uset_close(contractions);
+  return used;
+}
+
+// UTF-8 → newly malloc'ed UTF-16 plus, when `offsets` is given, a newly
+// malloc'ed table of UTF-8 offsets for every UTF-16 offset (0...length).
+static UChar *fsicu_utf16_with_offsets(const char *text, int64_t length,
+                                       int32_t *outLength, int64_t **offsets) {
+  if (length < 0 || length > INT32_MAX / 4) return NULL;
+  UChar *units = malloc(sizeof(UChar) * (size_t)(length + 1));
+  int64_t *map = malloc(sizeof(int64_t) * (size_t)(length + 2));
+  if (!units || !map) {
+    free(units);
+    free(map);
+    return NULL;
+  }
+  int32_t i = 0, n = 0;
+  const uint8_t *bytes = (const uint8_t *)text;
+  while (i < (int32_t)length) {
+    int32_t start = i;
+    UChar32 c;
+    U8_NEXT_OR_FFFD(bytes, i, (int32_t)length, c);
+    map[n] = start;
+    if (U_IS_BMP(c)) {
+      units[n++] = (UChar)c;
+    } else {
+      units[n++] = U16_LEAD(c);
+      map[n] = start;  // inside a surrogate pair: not a boundary
+      units[n++] = U16_TRAIL(c);
+    }
+  }
+  map[n] = length;
+  *outLength = n;
+  *offsets = map;
+  return units;
+}
+
+int64_t fsicu_usearch_ranges(const char *text, int64_t textLength, const char *query,
+                             int64_t queryLength, const char *locale, int64_t *ranges,
+                             int64_t capacity) {
+  int32_t text16Length = 0, query16Length = 0;
+  int64_t *textOffsets = NULL, *queryOffsets = NULL;
+  UChar *text16 = fsicu_utf16_with_offsets(text, textLength, &text16Length, &textOffsets);
+  UChar *query16 = fsicu_utf16_with_offsets(query, queryLength, &query16Length, &queryOffsets);
+  int64_t count = -1;
+  UErrorCode status = U_ZERO_ERROR;
+  UStringSearch *search = NULL;
+  const UCollator *collator = fsicu_collator(locale);
+  if (!text16 || !query16 || query16Length == 0 || !collator) goto done;
+  if (text16Length == 0) {
+    count = 0;
+    goto done;
+  }
+  search = usearch_openFromCollator(query16, query16Length, text16, text16Length,
+                                    collator, NULL, &status);
+  if (U_FAILURE(status)) goto done;
+  count = 0;
+  for (int32_t at = usearch_first(search, &status);
+       at != USEARCH_DONE && U_SUCCESS(status);
+       at = usearch_next(search, &status)) {
+    int32_t matchLength = usearch_getMatchedLength(search);
+    if (2 * count + 1 < capacity) {
+      ranges[2 * count] = textOffsets[at];
+      ranges[2 * count + 1] = textOffsets[at + matchLength];
+    }
+    count++;
+  }
+  if (U_FAILURE(status)) count = -1;
+done:
+  if (search) usearch_close(search);
+  free(text16);
+  free(query16);
+  free(textOffsets);
+  free(queryOffsets);
+  return count;
+}

@@ -1,0 +1,187 @@
+import FoldSearchReference
+import Foundation
+import Testing
+import _FoldSearchTestSupport
+
+@testable import FoldSearch
+
+/// The `collation` profile: ICU collation at primary strength, against ICU
+/// `usearch` as the oracle.
+@Suite struct CollationProfileTests {
+  @Test func issueExamples() {
+    let text = FoldedText("Łódź, København, Æther, ＡＢＣ", profile: .collation)
+    #expect(text.byteRanges(of: "lodz") == [0..<7])
+    #expect(text.byteRanges(of: "kobenhavn") == [9..<19])
+    #expect(text.byteRanges(of: "aether") == [21..<27])
+    #expect(text.byteRanges(of: "abc") == [29..<38])
+    #expect(FoldedText("Łódź").byteRanges(of: "lodz").isEmpty)  // the foundation profile
+    #expect(FoldedText("x² が đ", profile: .collation).byteRanges(of: "2 か d") == [1..<10])
+    #expect(FoldedText("Straße", profile: .collation).byteRanges(of: "STRASSE") == [0..<7])
+    #expect(FoldedText("ß", profile: .collation).byteRanges(of: "s").isEmpty)  // atomic
+  }
+
+  @Test func tableBasics() {
+    let table = FoldProfile.collation.table
+    func fold(_ scalar: Unicode.Scalar) -> String? {
+      let entry = table.entry(scalar.value)
+      if entry.isIdentity { return String(scalar) }
+      if entry.isIgnorable { return nil }
+      return String(decoding: table.bytes(of: entry), as: UTF8.self)
+    }
+    #expect(fold("A") == "a")
+    #expect(fold("ø") == "o")
+    #expect(fold("æ") == "ae")
+    #expect(fold("ł") == "l")
+    #expect(fold("Ａ") == "a")
+    #expect(fold("ς") == "σ")
+    #expect(fold("\u{301}") == nil)
+    #expect(fold("\u{AD}") == nil)
+    #expect(fold("й") == "й")  // a letter of its own in root collation
+    #expect(FoldProfile.collation.table === FoldProfile.collation(locale: "root").table)
+  }
+
+  @Test func locales() {
+    // Danish/Norwegian: å, ø, æ are letters of their own.
+    #expect(
+      FoldedText("Ålborg", profile: .collation(locale: "da")).byteRanges(of: "alborg").isEmpty)
+    #expect(FoldedText("Ålborg", profile: .collation).byteRanges(of: "alborg") == [0..<7])
+    #expect(FoldedText("Søren", profile: .collation(locale: "nb")).byteRanges(of: "soren").isEmpty)
+    // Swedish ä ö; Spanish ñ.
+    #expect(FoldedText("Malmö", profile: .collation(locale: "sv")).byteRanges(of: "malmo").isEmpty)
+    #expect(
+      FoldedText("MALMÖ", profile: .collation(locale: "sv")).byteRanges(of: "malmö") == [0..<6])
+    #expect(FoldedText("año", profile: .collation(locale: "es")).byteRanges(of: "ano").isEmpty)
+    #expect(FoldedText("AÑO", profile: .collation(locale: "es")).byteRanges(of: "año") == [0..<4])
+    // Turkish: I ≡ ı and İ ≡ i, so ASCII folds beyond lowercasing (the fold
+    // loop then takes its general path for ASCII).
+    let turkish = FoldProfile.collation(locale: "tr")
+    #expect(FoldProfile(argument: "collation:tr") == turkish)
+    #expect(FoldedText("ISPARTA", profile: turkish).byteRanges(of: "ısparta") == [0..<7])
+    #expect(FoldedText("ISPARTA", profile: turkish).byteRanges(of: "isparta").isEmpty)
+    #expect(FoldedText("İstanbul", profile: turkish).byteRanges(of: "istanbul") == [0..<9])
+    #expect(FoldedText("ISPARTA", profile: .collation).byteRanges(of: "isparta") == [0..<7])
+    // ASCII controls have no primary weight: skipped, as usearch does.
+    #expect(FoldedText("a\u{1}b", profile: .collation).byteRanges(of: "ab") == [0..<3])
+    #expect(FoldProfile(argument: "collation:da") == .collation(locale: "da"))
+    #expect(FoldProfile(argument: "collation") == .collation)
+    #expect(FoldProfile(argument: "foundation") == .foundation)
+  }
+
+  /// Every tricky example above and the issue's, against usearch.
+  @Test func agreesWithUsearchOnExamples() {
+    let cases: [(String, String, String)] = [
+      ("Łódź København Æther ＡＢＣ", "lodz", ""), ("Łódź København Æther ＡＢＣ", "aether", ""),
+      ("cafe\u{301} x", "cafe", ""), ("a\u{AD}b", "ab", ""), ("ss", "ß", ""),
+      ("\u{5B9}ｈ ｈ", "\u{5B9}ｈ", ""), ("Ålborg", "alborg", "da"), ("Malmö", "malmo", "sv"),
+    ]
+    for (text, query, locale) in cases {
+      let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
+      #expect(comparison.verdict == .agree, "\(comparison)")
+    }
+  }
+
+  /// Each deviation class's minimal example is classified as that class.
+  @Test(arguments: [
+    ("ab\u{AD}", "ab", CollationDeviation.c1),
+    ("\u{110B}\u{1162}", "\u{1162}", .c2),
+    ("и\u{306}", "и", .c3),
+    ("เก", "ก", .c3),
+  ])
+  func deviationExamples(text: String, query: String, expected: CollationDeviation) {
+    let comparison = CollationComparator.compare(text: text, query: query)
+    #expect(comparison.verdict == .explained(expected), "\(comparison)")
+  }
+
+  /// Seeded differential run against usearch: no unexplained disagreement.
+  @Test(arguments: [(UInt64(20_261_129), ""), (7, "da"), (8, "sv"), (9, "es")])
+  func differential(seed: UInt64, locale: String) {
+    print("collation differential: seed \(seed), locale '\(locale)'")
+    let report = CollationDifferentialRun(seed: seed, locale: locale).run(iterations: 3_000)
+    #expect(report.failure == nil, "\(report.failure.map(String.init(describing:)) ?? "")")
+    #expect(report.tally.cases == 3_000)
+  }
+
+  /// The fold against ICU's collation conformance data: for adjacent lines,
+  /// the folds are equal exactly when ICU's primary weights are (lines
+  /// holding a contraction are counted apart: class C3).
+  @Test func conformanceSample() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../CollationData/CollationTest_NON_IGNORABLE_SHORT.sample.txt")
+    let (checked, contractions) = try checkConformance(
+      try String(contentsOf: url, encoding: .utf8), runsSeparatedByMarker: true)
+    print(
+      "conformance sample: \(checked) adjacent pairs checked, \(contractions) with contractions")
+    #expect(checked > 2_000)
+  }
+
+  /// The whole file, when Scripts/fetch-collation-test.sh has fetched it.
+  @Test func conformanceFullFile() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../.build/collation-test/CollationTest_NON_IGNORABLE_SHORT.txt")
+    guard let content = try? String(contentsOf: url, encoding: .utf8) else {
+      print(
+        "conformanceFullFile: file absent (run Scripts/fetch-collation-test.sh); sample test covers it"
+      )
+      return
+    }
+    let (checked, contractions) = try checkConformance(content, runsSeparatedByMarker: false)
+    print(
+      "conformance full file: \(checked) adjacent pairs checked, \(contractions) with contractions")
+    #expect(checked > 170_000)
+  }
+
+  private func checkConformance(_ content: String, runsSeparatedByMarker: Bool) throws -> (Int, Int)
+  {
+    let table = FoldProfile.collation.table
+    let contractionList = CollationFold.contractions(locale: "")
+    var previous: (line: String, folded: [UInt8], primaries: [UInt32])?
+    var checked = 0
+    var skipped = 0
+    var failures = 0
+    for line in content.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("#---") || line.isEmpty {
+        if runsSeparatedByMarker { previous = nil }
+        continue
+      }
+      if line.hasPrefix("#") { continue }
+      let scalars = line.split(separator: " ").map { Unicode.Scalar(UInt32($0, radix: 16)!)! }
+      // Lone surrogates cannot be a Swift String: skip those lines.
+      let string = String(String.UnicodeScalarView(scalars))
+      let folded = FoldedText(string, table: table).foldedBytes
+      let primaries = CollationFold.primaries(of: string, locale: "")
+      if let previous {
+        // Contractions also form across scalars without a primary weight
+        // (Thai prevowel, U+0001, consonant): look with those removed.
+        func weighed(_ text: String) -> ArraySlice<Unicode.Scalar> {
+          ArraySlice(
+            text.unicodeScalars.filter {
+              !CollationFold.primaries(of: String($0), locale: "").isEmpty
+            })
+        }
+        let hasContraction =
+          [previous.line, string].contains { line in
+            let nfd = line.decomposedStringWithCanonicalMapping
+            return [weighed(line), ArraySlice(line.unicodeScalars), ArraySlice(nfd.unicodeScalars)]
+              .contains { CollationComparator.containsContraction($0, contractionList) }
+          }
+        if hasContraction {
+          skipped += 1
+        } else {
+          checked += 1
+          // The file's order is ICU's: primaries never decrease.
+          if (previous.primaries == primaries) != (previous.folded == folded) {
+            failures += 1
+            if failures <= 10 {
+              Issue.record(
+                "fold and primary equality differ: [\(previous.line.unicodeScalars.map { String($0.value, radix: 16) })] vs [\(line)]"
+              )
+            }
+          }
+        }
+      }
+      previous = (string, folded, primaries)
+    }
+    #expect(failures == 0)
+    return (checked, skipped)
+  }
+}
