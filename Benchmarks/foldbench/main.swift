@@ -37,8 +37,17 @@ let (foldTime, folded) = measure(bytes: bytes.count, runs: runs) { FoldedText(te
 var scratch = [UInt8](repeating: 0, count: bytes.count)
 let (copyTime, _) = measure(bytes: bytes.count, runs: runs) { Peers.copy(bytes, into: &scratch) }
 let (pipelineTime, _) = measure(bytes: slice.count, runs: runs) { Peers.pipelineFold(slice) }
+let collationStart = now()
+_ = FoldProfile.collation.table
+let collationFirstUse = now() - collationStart
+let (collationFoldTime, collationFolded) = measure(bytes: bytes.count, runs: runs) {
+  FoldedText(text, profile: .collation)
+}
+report.notes.append(
+  String(format: "collation profile (root): table built on first use in %.0f ms", collationFirstUse * 1000))
 report.wholeText = [
   ("fold (FoldedText)", foldTime),
+  ("fold, collation profile", collationFoldTime),
   ("memcpy of the input", copyTime),
   ("ICU fold pipeline (no map)\(slice.count < bytes.count ? ", slice" : "")", pipelineTime),
 ]
@@ -68,6 +77,11 @@ for (index, needle) in options.needles.enumerated() {
     FoldedText(text).byteRanges(of: query)
   }
   rows.append(.init(engine: "foldsearch one-shot", time: oneShot, count: oneShotRanges.count))
+
+  let (collationSearch, collationRanges) = measure(bytes: bytes.count, runs: runs) {
+    collationFolded.byteRanges(of: query)
+  }
+  rows.append(.init(engine: "foldsearch search, collation", time: collationSearch, count: collationRanges.count))
 
   let pipelineNeedle = Peers.pipelineQuery(query)
   if !pipelineNeedle.isEmpty {
