@@ -75,8 +75,8 @@ extension Report {
   /// A horizontal bar chart of the summary, log-scale MB/s.
   func svg() -> String {
     let rows = summary
-    let width = 900.0
-    let labelWidth = 260.0
+    let width = 980.0
+    let labelWidth = 330.0
     let barHeight = 22.0
     let top = 50.0
     let height = top + Double(rows.count) * (barHeight + 6) + 40

@@ -185,3 +185,13 @@ import _FoldSearchTestSupport
     return (checked, skipped)
   }
 }
+
+@Suite("README collation example")
+struct ReadmeCollationExample {
+  @Test func asWritten() {
+    #expect(
+      FoldedText("Łódź, København, Æther, ＡＢＣ", profile: .collation).byteRanges(of: "lodz") == [0..<7])
+    #expect(FoldedText("Ålborg", profile: .collation(locale: "da")).byteRanges(of: "alborg").isEmpty)
+    #expect(FoldedText("Ålborg", profile: .collation).byteRanges(of: "alborg") == [0..<7])
+  }
+}
