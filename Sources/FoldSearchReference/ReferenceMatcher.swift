@@ -22,45 +22,11 @@ public enum ReferenceMatcher {
   ///   `text` and *m* the length of the trimmed `query` (CoreFoundation's naive
   ///   scan), plus bridging `text` to `NSString` on every call.
   public static func matches(of query: String, in text: String) -> [Range<String.Index>] {
-    let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !needle.isEmpty else { return [] }
-    if needle.unicodeScalars.contains("\u{0}") { return nulSafeMatches(of: needle, in: text) }
-    var found: [Range<String.Index>] = []
-    var start = text.startIndex
-    while let range = text.range(
-      of: needle,
-      options: [.caseInsensitive, .diacriticInsensitive],
-      range: start..<text.endIndex
-    ), !range.isEmpty {
-      found.append(range)
-      start = range.upperBound
+    let utf8 = text.utf8
+    return byteRanges(of: query, in: text).map { range in
+      utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        ..< utf8.index(utf8.startIndex, offsetBy: range.upperBound)
     }
-    return found
-  }
-
-  /// The loop for a needle containing U+0000, which CoreFoundation compares
-  /// with the text's terminating NUL: "a\u{0}" in "a" yields a range past the
-  /// end and Foundation traps (found by FuzzDifferential). The search runs
-  /// over the text plus a sentinel U+FFFF, which no NUL equals, and a range
-  /// reaching into the sentinel is dropped; every other range is the same.
-  static func nulSafeMatches(of needle: String, in text: String) -> [Range<String.Index>] {
-    let padded = text + "\u{FFFF}"
-    let end = text.utf8.count
-    var found: [Range<String.Index>] = []
-    var start = padded.startIndex
-    while let range = padded.range(
-      of: needle,
-      options: [.caseInsensitive, .diacriticInsensitive],
-      range: start..<padded.endIndex
-    ), !range.isEmpty {
-      let lower = padded.utf8.distance(from: padded.startIndex, to: range.lowerBound)
-      let upper = padded.utf8.distance(from: padded.startIndex, to: range.upperBound)
-      guard upper <= end else { break }
-      found.append(
-        text.utf8.index(text.startIndex, offsetBy: lower)..<text.utf8.index(text.startIndex, offsetBy: upper))
-      start = range.upperBound
-    }
-    return found
   }
 
   /// The reference's matches of `query` in `text` as UTF-8 offsets into `text`.
@@ -71,11 +37,7 @@ public enum ReferenceMatcher {
   ///
   /// - Complexity: as ``matches(of:in:)``, plus O(*n*) to convert the indices.
   public static func byteRanges(of query: String, in text: String) -> [Range<Int>] {
-    matches(of: query, in: text).map { range in
-      let lower = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
-      let upper = text.utf8.distance(from: text.startIndex, to: range.upperBound)
-      return lower..<upper
-    }
+    loop(query: query, text: text, resumingAfterTrailingMarks: false)
   }
 
   /// The reference's search loop as it would run under deviation D1: each
@@ -90,11 +52,27 @@ public enum ReferenceMatcher {
   public static func byteRangesResumingAfterTrailingMarks(
     of query: String, in text: String
   ) -> [Range<Int>] {
+    loop(query: query, text: text, resumingAfterTrailingMarks: true)
+  }
+
+  /// The seed's loop, as UTF-8 offsets; optionally extending each end over
+  /// the following ignorable scalars and resuming there (D1).
+  ///
+  /// A needle containing U+0000 is searched in the text plus a sentinel
+  /// U+FFFF: CoreFoundation compares a needle's NUL with the text's
+  /// terminating NUL, so "a\u{0}" in "a" yields a range past the end and
+  /// Foundation traps (found by FuzzDifferential). No NUL equals the
+  /// sentinel, and a range reaching into it ends the loop; every other range
+  /// is the same.
+  private static func loop(
+    query: String, text original: String, resumingAfterTrailingMarks: Bool
+  ) -> [Range<Int>] {
     let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !needle.isEmpty else { return [] }
-    // A NUL in the needle could reach the terminator: search a padded copy.
-    let text = needle.unicodeScalars.contains("\u{0}") ? text + "\u{FFFF}" : text
-    let limit = needle.unicodeScalars.contains("\u{0}") ? text.utf8.count - 3 : text.utf8.count
+    let padded = needle.unicodeScalars.contains("\u{0}")
+    let text = padded ? original + "\u{FFFF}" : original
+    let limit = original.utf8.count
+    let scalars = text.unicodeScalars
     var found: [Range<Int>] = []
     var start = text.startIndex
     while let range = text.range(
@@ -103,9 +81,10 @@ public enum ReferenceMatcher {
       range: start..<text.endIndex
     ), !range.isEmpty {
       var end = range.upperBound
-      let scalars = text.unicodeScalars
-      while end < text.endIndex, UnicodeData.isIgnorable(scalars[end]) {
-        end = scalars.index(after: end)
+      if resumingAfterTrailingMarks {
+        while end < text.endIndex, UnicodeData.isIgnorable(scalars[end]) {
+          end = scalars.index(after: end)
+        }
       }
       let upper = text.utf8.distance(from: text.startIndex, to: end)
       guard upper <= limit else { break }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FoldSearch
+import _FoldSearchTestSupport
 
 /// The engine against ``SemanticsModel`` and its own invariants, on random
 /// texts built from pieces that stress every rule: expansions, ignorables,

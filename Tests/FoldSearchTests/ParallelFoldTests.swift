@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FoldSearch
+import _FoldSearchTestSupport
 
 /// The parallel fold must equal the sequential one exactly: folded bytes, map
 /// entries and ill-formed sequences, whatever the cuts hit.

@@ -1,4 +1,5 @@
 @testable import FoldSearch
+import _FoldSearchTestSupport
 
 /// A deliberately naive, scalar-by-scalar implementation of SEMANTICS rules
 /// 1–6 and D1, independent of the folded buffer, the offset map and the byte
@@ -79,18 +80,5 @@ enum SemanticsModel {
     case .ignorable: []
     case .scalars(let scalars): scalars.flatMap { Array(String($0).utf8) }
     }
-  }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
