@@ -73,7 +73,8 @@ struct BenchOptions {
         options.runs = 3
         options.sliceMiB = 1
       case "--needle":
-        custom.append(Needle(kind: "custom", query: value(), usearchAgrees: false, pipelineAgrees: false))
+        custom.append(
+          Needle(kind: "custom", query: value(), usearchAgrees: false, pipelineAgrees: false))
       case "--no-slow-peers": options.skipSlowPeers = true
       case "--probe": options.probe = value()
       case "--no-fold-index": options.foldIndex = false

@@ -32,7 +32,9 @@ struct Corpus {
     }
     var bytes: [UInt8] = []
     for path in paths {
-      guard let file = fopen(path, "rb") else { fail("cannot read \(path): \(String(cString: strerror(errno)))") }
+      guard let file = fopen(path, "rb") else {
+        fail("cannot read \(path): \(String(cString: strerror(errno)))")
+      }
       var chunk = [UInt8](repeating: 0, count: 1 << 20)
       while true {
         let n = fread(&chunk, 1, chunk.count, file)
@@ -43,7 +45,8 @@ struct Corpus {
       if bytes.last != 0x0A { bytes.append(0x0A) }
     }
     let nonASCII = bytes.lazy.filter { $0 >= 0x80 }.count
-    let description = "\(label), " + formatBytes(bytes.count)
+    let description =
+      "\(label), " + formatBytes(bytes.count)
       + ", \(String(format: "%.1f", 100 * Double(nonASCII) / Double(max(bytes.count, 1))))% non-ASCII bytes"
     return Corpus(bytes: bytes, description: description)
   }
@@ -59,5 +62,6 @@ struct Corpus {
 
 func formatBytes(_ count: Int) -> String {
   count >= 1 << 20
-    ? String(format: "%.1f MiB", Double(count) / 1_048_576) : String(format: "%.1f KiB", Double(count) / 1024)
+    ? String(format: "%.1f MiB", Double(count) / 1_048_576)
+    : String(format: "%.1f KiB", Double(count) / 1024)
 }

@@ -22,8 +22,10 @@ enum Peers {
       q.withUnsafeBufferPointer { needle in
         Int(
           fsicu_usearch_count(
-            UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self), Int64(text.count),
-            UnsafeRawPointer(needle.baseAddress!).assumingMemoryBound(to: CChar.self), Int64(needle.count),
+            UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self),
+            Int64(text.count),
+            UnsafeRawPointer(needle.baseAddress!).assumingMemoryBound(to: CChar.self),
+            Int64(needle.count),
             nil))
       }
     }
@@ -37,7 +39,8 @@ enum Peers {
       let length = bytes.withUnsafeBufferPointer { text in
         out.withUnsafeMutableBufferPointer { buffer in
           fsicu_pipeline_fold(
-            UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self), Int64(text.count),
+            UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self),
+            Int64(text.count),
             UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
             Int64(buffer.count))
         }

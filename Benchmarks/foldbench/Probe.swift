@@ -16,7 +16,8 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     let folded = FoldedText(text)
     var total = 0
     for needle in needles { total += probeSearch(folded, needle.query) }
-    print("searched \(needles.count) needles over \(folded.originalByteCount) bytes, \(total) matches")
+    print(
+      "searched \(needles.count) needles over \(folded.originalByteCount) bytes, \(total) matches")
   case "oneshot":
     var total = 0
     for needle in needles { total += probeOneShot(text, needle.query) }

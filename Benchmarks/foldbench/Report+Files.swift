@@ -12,17 +12,24 @@ extension Report {
       rows.append((name, "whole text", m.median, referenceBaseline.map { m.median / $0 }))
     }
     var engines: [String] = []
-    for result in needles { for row in result.rows where !engines.contains(row.engine) { engines.append(row.engine) } }
+    for result in needles {
+      for row in result.rows where !engines.contains(row.engine) { engines.append(row.engine) }
+    }
     for engine in engines {
-      let medians = needles.compactMap { result in result.rows.first { $0.engine == engine }?.time.median }
+      let medians = needles.compactMap { result in
+        result.rows.first { $0.engine == engine }?.time.median
+      }
       let ratios = needles.compactMap { result -> Double? in
-        guard let row = result.rows.first(where: { $0.engine == engine }), let ref = result.reference?.median
+        guard let row = result.rows.first(where: { $0.engine == engine }),
+          let ref = result.reference?.median
         else { return nil }
         return row.time.median / ref
       }
       rows.append(
-        (engine, "search", Measurement(samples: medians).median,
-          ratios.isEmpty ? nil : Measurement(samples: ratios).median))
+        (
+          engine, "search", Measurement(samples: medians).median,
+          ratios.isEmpty ? nil : Measurement(samples: ratios).median
+        ))
     }
     return rows
   }
@@ -39,7 +46,8 @@ extension Report {
     var out = "{\n"
     out += "  \"tool\": \"foldbench\",\n"
     out += "  \"runs\": \(runs),\n"
-    out += "  \"input\": {\"description\": \(jsonString(inputDescription)), \"bytes\": \(totalBytes), "
+    out +=
+      "  \"input\": {\"description\": \(jsonString(inputDescription)), \"bytes\": \(totalBytes), "
     out += "\"slow_peer_bytes\": \(sliceBytes)},\n"
     out += "  \"notes\": [" + notes.map(jsonString).joined(separator: ", ") + "],\n"
     out += "  \"whole_text\": [\n"
@@ -50,7 +58,8 @@ extension Report {
     out += "\n  ],\n  \"needles\": [\n"
     out +=
       needles.map { result in
-        var n = "    {\"query\": \(jsonString(result.needle.query)), \"kind\": \(jsonString(result.needle.kind)), "
+        var n =
+          "    {\"query\": \(jsonString(result.needle.query)), \"kind\": \(jsonString(result.needle.kind)), "
         n += "\"bytes\": \(result.needle.query.utf8.count),\n      \"engines\": [\n"
         n +=
           result.rows.map { row in
@@ -84,7 +93,8 @@ extension Report {
     let lowDecade = 1.0
     let highDecade = ceil(log10(maxValue))
     func x(_ value: Double) -> Double {
-      labelWidth + (width - labelWidth - 80) * (log10(max(value, 10)) - lowDecade) / (highDecade - lowDecade)
+      labelWidth + (width - labelWidth - 80) * (log10(max(value, 10)) - lowDecade)
+        / (highDecade - lowDecade)
     }
     var out = """
       <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
@@ -96,8 +106,10 @@ extension Report {
     var decade = lowDecade
     while decade <= highDecade {
       let gx = x(pow(10, decade))
-      out += "<line x1=\"\(gx)\" y1=\"\(top - 4)\" x2=\"\(gx)\" y2=\"\(height - 30)\" stroke=\"#ddd\"/>\n"
-      out += "<text x=\"\(gx)\" y=\"\(height - 14)\" text-anchor=\"middle\" fill=\"#555\">\(Int(pow(10, decade)))</text>\n"
+      out +=
+        "<line x1=\"\(gx)\" y1=\"\(top - 4)\" x2=\"\(gx)\" y2=\"\(height - 30)\" stroke=\"#ddd\"/>\n"
+      out +=
+        "<text x=\"\(gx)\" y=\"\(height - 14)\" text-anchor=\"middle\" fill=\"#555\">\(Int(pow(10, decade)))</text>\n"
       decade += 1
     }
     for (i, row) in rows.enumerated() {
@@ -105,11 +117,13 @@ extension Report {
       let color =
         row.engine.hasPrefix("foldsearch") || row.engine.hasPrefix("fold (")
         ? "#2a7ab8" : row.engine.contains("reference") ? "#c0392b" : "#999"
-      out += "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(xmlEscape(row.engine)) (\(row.phase))</text>\n"
+      out +=
+        "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(xmlEscape(row.engine)) (\(row.phase))</text>\n"
       out +=
         "<rect x=\"\(labelWidth)\" y=\"\(y)\" width=\"\(max(1, x(row.mbps) - labelWidth))\" height=\"\(barHeight)\" fill=\"\(color)\"/>\n"
       let ratio = row.ratio.map { String(format: " (×%.1f)", $0) } ?? ""
-      out += "<text x=\"\(x(row.mbps) + 4)\" y=\"\(y + 15)\">\(String(format: "%.0f", row.mbps))\(ratio)</text>\n"
+      out +=
+        "<text x=\"\(x(row.mbps) + 4)\" y=\"\(y + 15)\">\(String(format: "%.0f", row.mbps))\(ratio)</text>\n"
     }
     out += "</svg>\n"
     return out

@@ -54,17 +54,22 @@ struct Report {
   }
 
   func print() {
-    Swift.print("foldbench — MB/s of original bytes, median [min–max] of \(runs) runs; ×: ratio to the")
-    Swift.print("Foundation reference in this run (per needle; whole-text rows use its median over needles)")
+    Swift.print(
+      "foldbench — MB/s of original bytes, median [min–max] of \(runs) runs; ×: ratio to the")
+    Swift.print(
+      "Foundation reference in this run (per needle; whole-text rows use its median over needles)")
     Swift.print("input: \(inputDescription)")
     if sliceBytes < totalBytes {
-      Swift.print("slow peers (reference, usearch) measured on the first \(formatBytes(sliceBytes))")
+      Swift.print(
+        "slow peers (reference, usearch) measured on the first \(formatBytes(sliceBytes))")
     }
     for note in notes { Swift.print(note) }
     Swift.print("")
     Swift.print(pad("whole text", 32) + pad("MB/s", 28) + "ratio")
     for (name, m) in wholeText {
-      Swift.print("  " + pad(name, 30) + pad(Self.figure(m), 28) + Self.ratio(m.median, to: referenceBaseline))
+      Swift.print(
+        "  " + pad(name, 30) + pad(Self.figure(m), 28) + Self.ratio(m.median, to: referenceBaseline)
+      )
     }
     for result in needles {
       let n = result.needle
@@ -95,7 +100,9 @@ struct Report {
   }
 
   func writeCSV(to path: String) {
-    var lines = ["needle,kind,engine,median_mbps,min_mbps,max_mbps,ratio_to_reference,matches,on_slice"]
+    var lines = [
+      "needle,kind,engine,median_mbps,min_mbps,max_mbps,ratio_to_reference,matches,on_slice"
+    ]
     for (name, m) in wholeText {
       let r = referenceBaseline.map { String(format: "%.3f", m.median / $0) } ?? ""
       lines.append(",whole text,\(name),\(m.median),\(m.min),\(m.max),\(r),,false")
@@ -122,6 +129,7 @@ func pad(_ s: String, _ width: Int) -> String {
 
 extension String {
   func replacingOccurrences(of target: String, with replacement: String) -> String {
-    split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    split(separator: Character(target), omittingEmptySubsequences: false).joined(
+      separator: replacement)
   }
 }

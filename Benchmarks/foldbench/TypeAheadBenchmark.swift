@@ -36,7 +36,9 @@ func typeAheadBenchmark(runs: Int) -> [String] {
     let m = Measurement(samples: perKeystroke)
     lines.append(
       "  " + pad("\"\(query)\"", 10)
-        + String(format: "median %.3f ms per keystroke (max %.3f), %d matches", m.median, m.max, session.matchCount))
+        + String(
+          format: "median %.3f ms per keystroke (max %.3f), %d matches", m.median, m.max,
+          session.matchCount))
   }
   let overall = Measurement(samples: all)
   lines.append(

@@ -30,7 +30,8 @@ sliceText.makeContiguousUTF8()
 let runs = options.runs
 
 var report = Report(
-  runs: runs, inputDescription: corpus.description, sliceBytes: slice.count, totalBytes: bytes.count)
+  runs: runs, inputDescription: corpus.description, sliceBytes: slice.count, totalBytes: bytes.count
+)
 
 // Whole-text operations.
 let (foldTime, folded) = measure(bytes: bytes.count, runs: runs) { FoldedText(text) }
@@ -44,7 +45,9 @@ let (collationFoldTime, collationFolded) = measure(bytes: bytes.count, runs: run
   FoldedText(text, profile: .collation)
 }
 report.notes.append(
-  String(format: "collation profile (root): table built on first use in %.0f ms", collationFirstUse * 1000))
+  String(
+    format: "collation profile (root): table built on first use in %.0f ms",
+    collationFirstUse * 1000))
 report.wholeText = [
   ("fold (FoldedText)", foldTime),
   ("fold, collation profile", collationFoldTime),
@@ -56,7 +59,8 @@ report.notes.append(
 let map = folded.offsetMap
 report.notes.append(
   String(
-    format: "offset map: %d entries, %.4f bytes per input byte (%d B per entry); folded/original size %.3f",
+    format:
+      "offset map: %d entries, %.4f bytes per input byte (%d B per entry); folded/original size %.3f",
     map.entries.count,
     Double(map.entries.count * MemoryLayout<OffsetMap.Entry>.stride) / Double(max(bytes.count, 1)),
     MemoryLayout<OffsetMap.Entry>.stride,
@@ -71,7 +75,9 @@ for (index, needle) in options.needles.enumerated() {
   guard let prepared = FoldedQuery(query) else { continue }
   let foldedNeedle = (prepared.leadingMark?.key ?? []) + prepared.folded
 
-  let (search, searchRanges) = measure(bytes: bytes.count, runs: runs) { folded.byteRanges(of: query) }
+  let (search, searchRanges) = measure(bytes: bytes.count, runs: runs) {
+    folded.byteRanges(of: query)
+  }
   rows.append(.init(engine: "foldsearch search", time: search, count: searchRanges.count))
   let (oneShot, oneShotRanges) = measure(bytes: bytes.count, runs: runs) {
     FoldedText(text).byteRanges(of: query)
@@ -81,19 +87,25 @@ for (index, needle) in options.needles.enumerated() {
   let (collationSearch, collationRanges) = measure(bytes: bytes.count, runs: runs) {
     collationFolded.byteRanges(of: query)
   }
-  rows.append(.init(engine: "foldsearch search, collation", time: collationSearch, count: collationRanges.count))
+  rows.append(
+    .init(
+      engine: "foldsearch search, collation", time: collationSearch, count: collationRanges.count))
 
   let pipelineNeedle = Peers.pipelineQuery(query)
   if !pipelineNeedle.isEmpty {
     let searcher = ByteSearcher(needle: pipelineNeedle, strategy: .horspool)
-    let (pipeline, pipelineCount) = measure(bytes: slice.count, runs: runs, minimumSampleSeconds: 0) {
+    let (pipeline, pipelineCount) = measure(bytes: slice.count, runs: runs, minimumSampleSeconds: 0)
+    {
       Peers.count(searcher, in: Peers.pipelineFold(slice))
     }
-    rows.append(.init(engine: "ICU pipeline + Horspool", time: pipeline, count: pipelineCount, onSlice: true))
+    rows.append(
+      .init(engine: "ICU pipeline + Horspool", time: pipeline, count: pipelineCount, onSlice: true))
   }
   for strategy in [ByteSearcher.Strategy.horspool, .twoWay, .simdPair, .automatic] {
     let searcher = ByteSearcher(needle: foldedNeedle, strategy: strategy)
-    let (time, count) = measure(bytes: bytes.count, runs: runs) { Peers.count(searcher, in: folded.foldedBytes) }
+    let (time, count) = measure(bytes: bytes.count, runs: runs) {
+      Peers.count(searcher, in: folded.foldedBytes)
+    }
     rows.append(.init(engine: "\(strategy.rawValue) over pre-folded", time: time, count: count))
   }
   let (memmemTime, memmemCount) = measure(bytes: bytes.count, runs: runs) {
@@ -104,17 +116,23 @@ for (index, needle) in options.needles.enumerated() {
   var sliceChecks: [Report.Check] = []
   let engineOnSlice = sliceFolded.byteRanges(of: query).count
   if !options.skipSlowPeers {
-    let (reference, referenceCount) = measure(bytes: slice.count, runs: runs, minimumSampleSeconds: 0) {
+    let (reference, referenceCount) = measure(
+      bytes: slice.count, runs: runs, minimumSampleSeconds: 0
+    ) {
       Peers.reference(sliceText, query)
     }
-    rows.append(.init(engine: "Foundation reference", time: reference, count: referenceCount, onSlice: true))
-    sliceChecks.append(.init(what: "foldsearch = reference", expected: referenceCount, actual: engineOnSlice))
+    rows.append(
+      .init(engine: "Foundation reference", time: reference, count: referenceCount, onSlice: true))
+    sliceChecks.append(
+      .init(what: "foldsearch = reference", expected: referenceCount, actual: engineOnSlice))
     let (usearch, usearchCount) = measure(bytes: slice.count, runs: runs, minimumSampleSeconds: 0) {
       Peers.usearch(slice, query)
     }
-    rows.append(.init(engine: "ICU usearch (primary)", time: usearch, count: usearchCount, onSlice: true))
+    rows.append(
+      .init(engine: "ICU usearch (primary)", time: usearch, count: usearchCount, onSlice: true))
     if needle.usearchAgrees {
-      sliceChecks.append(.init(what: "usearch = reference", expected: referenceCount, actual: usearchCount))
+      sliceChecks.append(
+        .init(what: "usearch = reference", expected: referenceCount, actual: usearchCount))
     }
   }
   var checks: [Report.Check] = [
@@ -122,10 +140,14 @@ for (index, needle) in options.needles.enumerated() {
   ]
   let prefolded = rows.filter { $0.engine.hasSuffix("over pre-folded") }
   for row in prefolded.dropFirst() {
-    checks.append(.init(what: "\(row.engine) = horspool", expected: prefolded[0].count, actual: row.count))
+    checks.append(
+      .init(what: "\(row.engine) = horspool", expected: prefolded[0].count, actual: row.count))
   }
-  if needle.pipelineAgrees, let pipeline = rows.first(where: { $0.engine.hasPrefix("ICU pipeline") }) {
-    sliceChecks.append(.init(what: "ICU pipeline = foldsearch", expected: engineOnSlice, actual: pipeline.count))
+  if needle.pipelineAgrees,
+    let pipeline = rows.first(where: { $0.engine.hasPrefix("ICU pipeline") })
+  {
+    sliceChecks.append(
+      .init(what: "ICU pipeline = foldsearch", expected: engineOnSlice, actual: pipeline.count))
   }
   report.needles.append(
     .init(needle: needle, rows: rows, checks: checks + sliceChecks))

@@ -143,53 +143,53 @@ public struct FoldIndex: Sendable {
       let needle = prepared.folded
       folded.withUnsafeBufferPointer { haystack in
         flatEntries.withUnsafeBufferPointer { entries in
-        var record = 0
-        var ranges: [Range<Int>] = []
-        var resume = 0
-        var scanner: MatchScanner? = nil
-        func flush() {
-          if !ranges.isEmpty {
-            found.append((record, ranges, wantsTier ? tier(of: ranges, in: record) : 0))
-            ranges = []
-          }
-        }
-        ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: 0) { offset in
-          if offset >= starts[record + 1] {
-            flush()
-            // Gallop to the record holding `offset`.
-            var low = record + 1
-            var high = starts.count - 1
-            while low < high {
-              let mid = (low + high + 1) / 2
-              if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+          var record = 0
+          var ranges: [Range<Int>] = []
+          var resume = 0
+          var scanner: MatchScanner? = nil
+          func flush() {
+            if !ranges.isEmpty {
+              found.append((record, ranges, wantsTier ? tier(of: ranges, in: record) : 0))
+              ranges = []
             }
-            record = low
-            resume = 0
-            scanner = nil
           }
-          let local = offset - starts[record]
-          guard local >= resume else { return offset + 1 }
-          guard let lower = original(ofFolded: local, record: record, entries),
-            let upper = original(ofFolded: local + needle.count, record: record, entries)
-          else { return offset + 1 }
-          if !options.isEmpty {
-            let map = maps[record]
-            if scanner == nil {
-              scanner = makeScanner(record: record, options: options, in: haystack)
+          ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: 0) { offset in
+            if offset >= starts[record + 1] {
+              flush()
+              // Gallop to the record holding `offset`.
+              var low = record + 1
+              var high = starts.count - 1
+              while low < high {
+                let mid = (low + high + 1) / 2
+                if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+              }
+              record = low
+              resume = 0
+              scanner = nil
             }
-            let passes = records[record].utf8.withContiguousStorageIfAvailable { original in
-              MatchScanner(
-                original: original, folded: scanner!.folded, map: map, options: options,
-                window: 0..<original.count, isGraphemeBoundary: scanner!.isGraphemeBoundary
-              ).passes(lower..<upper)
-            }!
-            guard passes else { return offset + 1 }
+            let local = offset - starts[record]
+            guard local >= resume else { return offset + 1 }
+            guard let lower = original(ofFolded: local, record: record, entries),
+              let upper = original(ofFolded: local + needle.count, record: record, entries)
+            else { return offset + 1 }
+            if !options.isEmpty {
+              let map = maps[record]
+              if scanner == nil {
+                scanner = makeScanner(record: record, options: options, in: haystack)
+              }
+              let passes = records[record].utf8.withContiguousStorageIfAvailable { original in
+                MatchScanner(
+                  original: original, folded: scanner!.folded, map: map, options: options,
+                  window: 0..<original.count, isGraphemeBoundary: scanner!.isGraphemeBoundary
+                ).passes(lower..<upper)
+              }!
+              guard passes else { return offset + 1 }
+            }
+            ranges.append(lower..<upper)
+            resume = local + needle.count
+            return offset + needle.count
           }
-          ranges.append(lower..<upper)
-          resume = local + needle.count
-          return offset + needle.count
-        }
-        flush()
+          flush()
         }
       }
     }

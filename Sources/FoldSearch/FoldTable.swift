@@ -146,7 +146,8 @@ package final class FoldTable: Sendable {
       let raw = blocks[asciiBlock >> 8][b]
       let e = Entry(rawValue: raw)
       if (65...90).contains(b) {
-        plain = plain && !e.isIdentity && !e.isIgnorable && !e.isAtomic && e.length == 1
+        plain =
+          plain && !e.isIdentity && !e.isIgnorable && !e.isAtomic && e.length == 1
           && Int(pool[e.offset]) == b + 32
       } else {
         plain = plain && e.isIdentity
@@ -159,7 +160,8 @@ package final class FoldTable: Sendable {
     self.twoByte = .allocate(capacity: 2048)
     self.twoByte.initialize(repeating: TwoByte.slow)
     for value in UInt32(0x80)...0x7FF {
-      let entry = Entry(rawValue: self.stage2[Int(self.stage1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
+      let entry = Entry(
+        rawValue: self.stage2[Int(self.stage1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
       let index = Int((value >> 6) & 0x1F) << 6 | Int(value & 0x3F)
       if entry.isIdentity {
         self.twoByte[index] = TwoByte.identity
@@ -168,14 +170,17 @@ package final class FoldTable: Sendable {
       } else if entry.length <= 4 {
         var bytes: UInt64 = 0
         for k in 0..<entry.length { bytes |= UInt64(self.pool[entry.offset + k]) << (8 * k) }
-        self.twoByte[index] = TwoByte.pack(bytes: bytes, length: entry.length, atomic: entry.isAtomic)
+        self.twoByte[index] = TwoByte.pack(
+          bytes: bytes, length: entry.length, atomic: entry.isAtomic)
       }
     }
     for high in 0..<0x1100 where self.stage1[high] != 0 {
       for low in 0..<256 {
         let value = UInt32(high << 8 | low)
         let entry = Entry(rawValue: self.stage2[Int(self.stage1[high]) << 8 | low])
-        guard !entry.isIdentity && !entry.isIgnorable, let scalar = Unicode.Scalar(value) else { continue }
+        guard !entry.isIdentity && !entry.isIgnorable, let scalar = Unicode.Scalar(value) else {
+          continue
+        }
         let width = UTF8.width(scalar)
         maxExpansion = max(maxExpansion, (entry.length + width - 1) / width)
       }

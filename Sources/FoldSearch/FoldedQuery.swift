@@ -59,14 +59,18 @@ package struct FoldedQuery: Sendable {
     }
     var utf8 = String(body)
     utf8.makeContiguousUTF8()
-    folded = utf8.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0, table: table).folded }!
+    folded = utf8.utf8.withContiguousStorageIfAvailable {
+      FoldedText.fold($0, table: table).folded
+    }!
     if folded.isEmpty && leadingMark == nil { return nil }
   }
 
   /// The first scalar of `scalars` when it is ignorable (the query's
   /// leading mark), else nil.
   package static func leadingMark(of scalars: some Sequence<Unicode.Scalar>) -> Unicode.Scalar? {
-    guard let first = scalars.first(where: { _ in true }), UnicodeData.isIgnorable(first) else { return nil }
+    guard let first = scalars.first(where: { _ in true }), UnicodeData.isIgnorable(first) else {
+      return nil
+    }
     return first
   }
 

@@ -66,7 +66,8 @@ extension FoldedText {
           let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
           if word & 0x8080_8080_8080_8080 != 0 { break }
           let upper =
-            (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+            (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
+            & 0x8080_8080_8080_8080
           UnsafeMutableRawPointer(out + o).storeBytes(of: word | upper &>> 2, as: UInt64.self)
           i &+= 8
           o &+= 8
@@ -114,7 +115,8 @@ extension FoldedText {
           // ASCII under a table that does not just lowercase it.
           value = UInt32(b0)
           length = 1
-        } else if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1], case let b2 = source[i &+ 2],
+        } else if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1],
+          case let b2 = source[i &+ 2],
           b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F
         {
           // A well-formed three-byte scalar (Table 3-7), the common case of
@@ -188,12 +190,20 @@ extension FoldedText {
     var high: UInt8 = 0xBF
     switch b0 {
     case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; low = 0xA0
+    case 0xE0:
+      length = 3
+      low = 0xA0
     case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; high = 0x9F
-    case 0xF0: length = 4; low = 0x90
+    case 0xED:
+      length = 3
+      high = 0x9F
+    case 0xF0:
+      length = 4
+      low = 0x90
     case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; high = 0x8F
+    case 0xF4:
+      length = 4
+      high = 0x8F
     default: return (nil, 1)
     }
     var value = UInt32(b0) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)

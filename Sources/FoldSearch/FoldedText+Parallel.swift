@@ -40,7 +40,9 @@ extension FoldedText {
   package static let parallelThreshold = 8 << 20
 
   /// The number of threads `parallelism` allows for `count` bytes.
-  package static func threadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int) -> Int {
+  package static func threadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int)
+    -> Int
+  {
     guard count >= threshold else { return 1 }
     switch parallelism {
     case .sequential: return 1
@@ -78,7 +80,8 @@ extension FoldedText {
     nonisolated(unsafe) let source = input
     let bounds = cuts
     DispatchQueue.concurrentPerform(iterations: threads) { k in
-      slots[k] = fold(UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]), table: table)
+      slots[k] = fold(
+        UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]), table: table)
     }
     var total = 0
     var pieceLengths: [Int] = []
@@ -92,8 +95,9 @@ extension FoldedText {
       var offset = 0
       for k in 0..<threads {
         pieces[k]!.folded.withUnsafeBufferPointer { piece in
-          _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + piece.count]).initialize(
-            from: piece)
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + piece.count])
+            .initialize(
+              from: piece)
           offset += piece.count
         }
         pieces[k]!.folded = []
@@ -117,7 +121,8 @@ extension FoldedText {
             isAtomic: entry.isAtomic))
       }
       for sequence in piece.invalidSequences {
-        invalid.append(InvalidSequence(offset: sequence.offset + originalBase, length: sequence.length))
+        invalid.append(
+          InvalidSequence(offset: sequence.offset + originalBase, length: sequence.length))
       }
       foldedBase += pieceLengths[k]
       pieces[k] = nil  // free the piece's map as soon as it is merged

@@ -133,7 +133,8 @@ public struct FoldedText: Sendable {
   public var originalByteCount: Int { offsetMap.originalCount }
 
   /// Calls `body` with the original UTF-8 bytes.
-  package func withOriginalBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+  package func withOriginalBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R
+  {
     switch source {
     case .string(let string):
       // SAFETY: `init` made the string contiguous UTF-8, so storage is available.

@@ -58,7 +58,8 @@ struct MatchScanner {
   func accept(foldedStart start: Int, length: Int) -> Range<Int>? {
     var startCursor = OffsetMap.Cursor()
     var endCursor = OffsetMap.Cursor()
-    return accept(foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor)
+    return accept(
+      foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor)
   }
 
   /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursors
@@ -68,7 +69,8 @@ struct MatchScanner {
     foldedStart start: Int, length: Int, startCursor: inout OffsetMap.Cursor,
     endCursor: inout OffsetMap.Cursor
   ) -> Range<Int>? {
-    guard let lower = startCursor.originalOffset(ofFolded: start, in: map), lower >= window.lowerBound,
+    guard let lower = startCursor.originalOffset(ofFolded: start, in: map),
+      lower >= window.lowerBound,
       var upper = endCursor.originalOffset(ofFolded: start + length, in: map)
     else { return nil }
     // D1 extends an end over the marks after it; not past the window.
@@ -108,7 +110,8 @@ struct MatchScanner {
     ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
       guard
         let range = accept(
-          foldedStart: offset, length: needle.count, startCursor: &startCursor, endCursor: &endCursor),
+          foldedStart: offset, length: needle.count, startCursor: &startCursor,
+          endCursor: &endCursor),
         range.lowerBound >= from
       else {
         return offset + 1

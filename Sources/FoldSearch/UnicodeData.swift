@@ -11,14 +11,18 @@ package enum UnicodeData {
   /// ICU's Unicode version, e.g. `[15, 0, 0, 0]`.
   package static let unicodeVersion: [Int] = {
     var v: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &v) { fsicu_unicode_version($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+    withUnsafeMutableBytes(of: &v) {
+      fsicu_unicode_version($0.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
     return [Int(v.0), Int(v.1), Int(v.2), Int(v.3)]
   }()
 
   /// The version of the ICU library the engine runs on, e.g. `[72, 1, 0, 0]`.
   package static let icuVersion: [Int] = {
     var v: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &v) { fsicu_icu_version($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+    withUnsafeMutableBytes(of: &v) {
+      fsicu_icu_version($0.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
     return [Int(v.0), Int(v.1), Int(v.2), Int(v.3)]
   }()
 
@@ -86,7 +90,9 @@ package enum UnicodeData {
     _ scalar: Unicode.Scalar,
     _ body: (UInt32, UnsafeMutablePointer<UInt32>?, Int32) -> Int32
   ) -> [Unicode.Scalar] {
-    var buffer: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
+    var buffer: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+      0, 0, 0, 0, 0, 0, 0, 0
+    )
     let count = withUnsafeMutablePointer(to: &buffer) {
       // SAFETY: the tuple is 8 contiguous UInt32 values.
       $0.withMemoryRebound(to: UInt32.self, capacity: 8) { body(scalar.value, $0, 8) }

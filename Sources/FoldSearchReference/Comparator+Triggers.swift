@@ -81,7 +81,9 @@ extension Comparator {
     text.append(contentsOf: scalars)
     var queryText = String.UnicodeScalarView()
     queryText.append(contentsOf: query)
-    guard let folded = FoldedQuery(String(queryText)), folded.leadingMark == nil else { return true }
+    guard let folded = FoldedQuery(String(queryText)), folded.leadingMark == nil else {
+      return true
+    }
     return FoldedText(String(text)).foldedBytes == folded.folded
   }
 
@@ -139,7 +141,8 @@ extension Comparator {
   static func leadingMarkMeetsNonLatinCluster(
     query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
   ) -> Bool {
-    guard let first = query.first(where: { !FoldedQuery.isTrimmed($0) }), UnicodeData.isIgnorable(first)
+    guard let first = query.first(where: { !FoldedQuery.isTrimmed($0) }),
+      UnicodeData.isIgnorable(first)
     else { return false }
     for index in region where UnicodeData.isIgnorable(layout.scalars[index]) {
       var base = index - 1

@@ -72,7 +72,9 @@ public enum Comparator {
     let reference = ReferenceMatcher.byteRanges(of: query, in: text)
     let analysis = analyze(
       text: text, query: query, engine: engine, reference: reference,
-      resumedReference: { ReferenceMatcher.byteRangesResumingAfterTrailingMarks(of: query, in: text) })
+      resumedReference: {
+        ReferenceMatcher.byteRangesResumingAfterTrailingMarks(of: query, in: text)
+      })
     return Comparison(
       text: text,
       query: query,

@@ -24,8 +24,9 @@ public enum ReferenceMatcher {
   public static func matches(of query: String, in text: String) -> [Range<String.Index>] {
     let utf8 = text.utf8
     return byteRanges(of: query, in: text).map { range in
-      utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        ..< utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+      utf8.index(
+        utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+          utf8.startIndex, offsetBy: range.upperBound)
     }
   }
 

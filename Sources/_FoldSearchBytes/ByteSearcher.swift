@@ -69,7 +69,8 @@ package struct ByteSearcher: Sendable {
     precondition(!needle.isEmpty, "ByteSearcher needs a non-empty needle")
     self.needle = needle
     self.strategy = strategy
-    self.shiftTable = strategy == .horspool ? HorspoolShiftTable(needle: needle) : HorspoolShiftTable()
+    self.shiftTable =
+      strategy == .horspool ? HorspoolShiftTable(needle: needle) : HorspoolShiftTable()
     self.factorization = TwoWayFactorization(needle: needle)
     let usesPair =
       strategy == .simdPair || (strategy == .automatic && needle.count > Self.shortNeedleLimit)

@@ -8,7 +8,9 @@ struct ReadmeAppExampleTests {
     let passage = FoldedText("El café de la mañana. Un CAFE largo.")
     let attributed = passage.attributedString(highlighting: "cafe")
     #expect(attributed.runs.compactMap { $0.searchMatch }.count == 2)
-    #expect(passage.htmlString(highlighting: "cafe") == "El <mark>café</mark> de la mañana. Un <mark>CAFE</mark> largo.")
+    #expect(
+      passage.htmlString(highlighting: "cafe")
+        == "El <mark>café</mark> de la mañana. Un <mark>CAFE</mark> largo.")
 
     var session = FindSession(text: "Straße, STRASSE, strasse")
     session.query = "strasse"

@@ -190,8 +190,11 @@ import _FoldSearchTestSupport
 struct ReadmeCollationExample {
   @Test func asWritten() {
     #expect(
-      FoldedText("Łódź, København, Æther, ＡＢＣ", profile: .collation).byteRanges(of: "lodz") == [0..<7])
-    #expect(FoldedText("Ålborg", profile: .collation(locale: "da")).byteRanges(of: "alborg").isEmpty)
+      FoldedText("Łódź, København, Æther, ＡＢＣ", profile: .collation).byteRanges(of: "lodz") == [
+        0..<7
+      ])
+    #expect(
+      FoldedText("Ålborg", profile: .collation(locale: "da")).byteRanges(of: "alborg").isEmpty)
     #expect(FoldedText("Ålborg", profile: .collation).byteRanges(of: "alborg") == [0..<7])
   }
 }

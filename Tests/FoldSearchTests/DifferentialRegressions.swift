@@ -25,37 +25,61 @@ struct DifferentialRegressions {
   static let found: [Found] = [
     // Engine fixes: a leading mark compares by its key (the case folding of
     // the first scalar of its decomposition), against marks and letters.
-    Found(name: "U+0344 finds U+0308", text: [0x61, 0x308], query: [0x344], verdict: .agree, engine: [1..<3]),
-    Found(name: "U+0345 finds ι", text: [0x62, 0x3B9], query: [0x345], verdict: .agree, engine: [1..<3]),
-    Found(name: "U+0301 alone", text: [0x61, 0x301, 0x300], query: [0x301], verdict: .agree, engine: [1..<5]),
+    Found(
+      name: "U+0344 finds U+0308", text: [0x61, 0x308], query: [0x344], verdict: .agree,
+      engine: [1..<3]),
+    Found(
+      name: "U+0345 finds ι", text: [0x62, 0x3B9], query: [0x345], verdict: .agree, engine: [1..<3]),
+    Found(
+      name: "U+0301 alone", text: [0x61, 0x301, 0x300], query: [0x301], verdict: .agree,
+      engine: [1..<5]),
     // The reference trapped on a NUL that met the text's end (FuzzDifferential).
-    Found(name: "NUL at the end", text: [0x62, 0x61], query: [0x61, 0x0], verdict: .agree, engine: []),
-    Found(name: "NUL inside", text: [0x78, 0x61, 0x0, 0x79], query: [0x61, 0x0], verdict: .agree, engine: [1..<3]),
+    Found(
+      name: "NUL at the end", text: [0x62, 0x61], query: [0x61, 0x0], verdict: .agree, engine: []),
+    Found(
+      name: "NUL inside", text: [0x78, 0x61, 0x0, 0x79], query: [0x61, 0x0], verdict: .agree,
+      engine: [1..<3]),
     // D1 changing where the next search resumes after a leading-mark match.
     Found(
-      name: "D1 resume", text: [0x579, 0x308, 0x579, 0x308, 0x579, 0x308, 0x579], query: [0x308, 0x579],
+      name: "D1 resume", text: [0x579, 0x308, 0x579, 0x308, 0x579, 0x308, 0x579],
+      query: [0x308, 0x579],
       verdict: .explained(.d1), engine: [2..<8, 10..<14]),
     // D6: the reference lets a text U+0345 match ι.
-    Found(name: "D6 ypogegrammeni", text: [0x61, 0x345], query: [0x3B9], verdict: .explained(.d6), engine: []),
-    // D7: expansions against folded spellings.
-    Found(name: "D7 ﬆ vs sé", text: [0x73, 0xE9], query: [0xFB06], verdict: .explained(.d7), engine: []),
-    Found(name: "D7 ß vs S◌ुS", text: [0xDF], query: [0x53, 0x941, 0x53], verdict: .explained(.d7), engine: [0..<2]),
     Found(
-      name: "D7 truncated", text: [0x73, 0x74, 0xFB02], query: [0xFB06, 0x66, 0xE49], verdict: .explained(.d7),
+      name: "D6 ypogegrammeni", text: [0x61, 0x345], query: [0x3B9], verdict: .explained(.d6),
       engine: []),
-    Found(name: "D7 displaced", text: [0xFB03, 0xFE0F], query: [0x66, 0x69], verdict: .explained(.d7), engine: []),
-    Found(name: "D7 Hangul tail", text: [0xB098, 0x200C], query: [0x1161, 0x200C], verdict: .explained(.d7), engine: []),
-    Found(name: "D7 ぼ vs ほᎸ", text: [0x307B, 0x13B8], query: [0x307C], verdict: .explained(.d7), engine: []),
+    // D7: expansions against folded spellings.
+    Found(
+      name: "D7 ﬆ vs sé", text: [0x73, 0xE9], query: [0xFB06], verdict: .explained(.d7), engine: []),
+    Found(
+      name: "D7 ß vs S◌ुS", text: [0xDF], query: [0x53, 0x941, 0x53], verdict: .explained(.d7),
+      engine: [0..<2]),
+    Found(
+      name: "D7 truncated", text: [0x73, 0x74, 0xFB02], query: [0xFB06, 0x66, 0xE49],
+      verdict: .explained(.d7),
+      engine: []),
+    Found(
+      name: "D7 displaced", text: [0xFB03, 0xFE0F], query: [0x66, 0x69], verdict: .explained(.d7),
+      engine: []),
+    Found(
+      name: "D7 Hangul tail", text: [0xB098, 0x200C], query: [0x1161, 0x200C],
+      verdict: .explained(.d7), engine: []),
+    Found(
+      name: "D7 ぼ vs ほᎸ", text: [0x307B, 0x13B8], query: [0x307C], verdict: .explained(.d7),
+      engine: []),
     // D8: emoji modifiers.
     Found(
-      name: "D8 skin tones", text: [0x1F44D, 0x1F3FC], query: [0x1F44D, 0x1F3FB], verdict: .explained(.d8),
+      name: "D8 skin tones", text: [0x1F44D, 0x1F3FC], query: [0x1F44D, 0x1F3FB],
+      verdict: .explained(.d8),
       engine: [0..<8]),
     Found(
-      name: "D8 inside", text: [0x2764, 0x1F3FB, 0x1F1F4], query: [0x2764, 0x1F1F4], verdict: .explained(.d8),
+      name: "D8 inside", text: [0x2764, 0x1F3FB, 0x1F1F4], query: [0x2764, 0x1F1F4],
+      verdict: .explained(.d8),
       engine: [0..<11]),
     // D9: queries that start with several marks or are only marks.
     Found(
-      name: "D9 two leading marks", text: [0x91C, 0x93C, 0x94D, 0x926], query: [0x5B0, 0x93C, 0x94D, 0x926],
+      name: "D9 two leading marks", text: [0x91C, 0x93C, 0x94D, 0x926],
+      query: [0x5B0, 0x93C, 0x94D, 0x926],
       verdict: .explained(.d9), engine: []),
     Found(
       name: "D9 decomposing lead", text: [0x10404, 0x308, 0x344, 0xE11], query: [0x344, 0xE11],
@@ -71,7 +95,8 @@ struct DifferentialRegressions {
 
   @Test(arguments: found)
   func verdict(_ found: Found) {
-    let comparison = Comparator.compare(text: found.string(found.text), query: found.string(found.query))
+    let comparison = Comparator.compare(
+      text: found.string(found.text), query: found.string(found.query))
     #expect(comparison.verdict == found.verdict, "\(comparison)")
     if let engine = found.engine {
       #expect(comparison.engine == engine, "\(comparison)")

@@ -37,7 +37,9 @@ struct EdgeCaseTests {
     // U+FFFD matches each maximal subpart; the ranges slice exactly the
     // ill-formed bytes (their count is what String(decoding:) makes of them).
     let replacements = folded.byteRanges(of: "\u{FFFD}")
-    let expectedCount = String(decoding: bytes, as: UTF8.self).unicodeScalars.filter { $0 == "\u{FFFD}" }.count
+    let expectedCount = String(decoding: bytes, as: UTF8.self).unicodeScalars.filter {
+      $0 == "\u{FFFD}"
+    }.count
     #expect(replacements.count == expectedCount)
     #expect(replacements.flatMap { bytes[$0] } == c.bytes + c.bytes)
     // Text around them keeps exact offsets.

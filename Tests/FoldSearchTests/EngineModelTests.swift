@@ -1,7 +1,7 @@
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
-import _FoldSearchTestSupport
 
 /// The engine against ``SemanticsModel`` and its own invariants, on random
 /// texts built from pieces that stress every rule: expansions, ignorables,
@@ -9,10 +9,13 @@ import _FoldSearchTestSupport
 @Suite("Engine vs. semantics model")
 struct EngineModelTests {
   static let pieces: [String] = [
-    "a", "e", "s", "S", "ss", "i", "I", "k", "x", " ", "\r\n", "é", "E\u{301}", "\u{301}", "\u{302}\u{323}",
-    "ß", "ẞ", "ﬁ", "fi", "ﬃ", "ŉ", "ǰ", "j\u{30C}", "ΐ", "ι", "Σ", "ς", "σ", "ᾳ", "α", "й", "и\u{306}",
+    "a", "e", "s", "S", "ss", "i", "I", "k", "x", " ", "\r\n", "é", "E\u{301}", "\u{301}",
+    "\u{302}\u{323}",
+    "ß", "ẞ", "ﬁ", "fi", "ﬃ", "ŉ", "ǰ", "j\u{30C}", "ΐ", "ι", "Σ", "ς", "σ", "ᾳ", "α", "й",
+    "и\u{306}",
     "İ", "ı", "한", "\u{1112}\u{1161}\u{11AB}", "하", "が", "か", "\u{3099}", "ｶ", "\u{FF9E}", "أ", "ا",
-    "\u{654}", "\u{200C}", "\u{200D}", "\u{AD}", "👍", "\u{1F3FD}", "🇫🇷", "\u{FE0F}", "Ａ", "ａ", "\u{212A}",
+    "\u{654}", "\u{200C}", "\u{200D}", "\u{AD}", "👍", "\u{1F3FD}", "🇫🇷", "\u{FE0F}", "Ａ", "ａ",
+    "\u{212A}",
     "\u{10400}", "\u{10428}", "Ա", "ա", "क", "\u{93F}", "\u{93C}", "\u{958}", "日",
   ]
 
@@ -44,14 +47,16 @@ struct EngineModelTests {
       let model = SemanticsModel.byteRanges(of: query, in: text)
       #expect(
         engine == model,
-        "seed \(seed) iteration \(iteration): text \(text.debugDescription) query \(query.debugDescription)")
+        "seed \(seed) iteration \(iteration): text \(text.debugDescription) query \(query.debugDescription)"
+      )
       #expect(folded.offsetMap.violations().isEmpty, "seed \(seed) iteration \(iteration)")
       if engine != model { return }
     }
   }
 
   @Test func asciiNeedsNoMapEntries() {
-    let text = String((0..<10_000).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0...127))) })
+    let text = String(
+      (0..<10_000).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0...127))) })
     let folded = FoldedText(text)
     #expect(folded.offsetMap.entries.isEmpty)
     #expect(folded.foldedBytes == Array(text.lowercased().utf8))
@@ -71,7 +76,8 @@ struct EngineModelTests {
       for scalar in text.unicodeScalars {
         if !UnicodeData.isIgnorable(scalar) {
           let f = map.foldedOffset(ofOriginal: offset)
-          #expect(map.originalOffset(ofFolded: f) == offset, "\(text.debugDescription) at \(offset)")
+          #expect(
+            map.originalOffset(ofFolded: f) == offset, "\(text.debugDescription) at \(offset)")
         }
         offset += String(scalar).utf8.count
       }

@@ -83,8 +83,12 @@ struct FoldRuleTests {
       } else if entry.isIgnorable {
         actual = .ignorable
       } else {
-        actual = .scalars(Array(String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars))
-        if entry.isAtomic != (Array(String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars).count > 1) {
+        actual = .scalars(
+          Array(String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars))
+        if entry.isAtomic
+          != (Array(String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars).count
+            > 1)
+        {
           mismatches.append("U+\(String(value, radix: 16)) atomic flag")
         }
       }
@@ -105,7 +109,8 @@ struct FoldRuleTests {
         folded != [scalar]
       else { continue }
       for part in folded where FoldRule.fold(part) != .scalars([part]) {
-        let keptMark = UnicodeData.hasCanonicalDecomposition(scalar) && FoldRule.fold(part) == .ignorable
+        let keptMark =
+          UnicodeData.hasCanonicalDecomposition(scalar) && FoldRule.fold(part) == .ignorable
         if !keptMark { problems.append("U+\(String(value, radix: 16)) → \(Self.hex(folded))") }
       }
     }

@@ -1,7 +1,7 @@
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
-import _FoldSearchTestSupport
 
 /// The parallel fold must equal the sequential one exactly: folded bytes, map
 /// entries and ill-formed sequences, whatever the cuts hit.
@@ -9,7 +9,8 @@ import _FoldSearchTestSupport
 struct ParallelFoldTests {
   static let pieces: [[UInt8]] = [
     Array("a".utf8), Array("É".utf8), Array("\u{301}".utf8), Array("ß".utf8), Array("한".utf8),
-    Array("ﬃ".utf8), Array("👍\u{1F3FD}".utf8), Array("\r\n".utf8), Array("日本".utf8), Array("ǰ".utf8),
+    Array("ﬃ".utf8), Array("👍\u{1F3FD}".utf8), Array("\r\n".utf8), Array("日本".utf8),
+    Array("ǰ".utf8),
     [0xFF], [0xE2, 0x82], [0xF0, 0x9F], [0xC3], [0x80], Array(" cafe ".utf8),
   ]
 
@@ -25,8 +26,11 @@ struct ParallelFoldTests {
         let sequential = FoldedText.fold(input)
         let parallel = FoldedText.fold(input, parallelism: .threads(threads), threshold: 1)
         #expect(parallel.folded == sequential.folded, "seed \(seed) iteration \(iteration)")
-        #expect(parallel.map.entries == sequential.map.entries, "seed \(seed) iteration \(iteration)")
-        #expect(parallel.invalidSequences == sequential.invalidSequences, "seed \(seed) iteration \(iteration)")
+        #expect(
+          parallel.map.entries == sequential.map.entries, "seed \(seed) iteration \(iteration)")
+        #expect(
+          parallel.invalidSequences == sequential.invalidSequences,
+          "seed \(seed) iteration \(iteration)")
         #expect(parallel.map.violations().isEmpty, "seed \(seed) iteration \(iteration)")
       }
     }

@@ -19,7 +19,8 @@ struct ReadmeExampleTests {
     #expect(text.matches(of: "cafe").map { String(text.text[$0]) } == ["CAFÉ"])
     #expect(text.byteRanges(of: "strasse") == [30..<37])
     #expect(FoldedText("Ça va? ÇA VA!").matches(of: "ca va").count == 2)
-    #expect(FoldedText(utf8: [0x43, 0x41, 0x46, 0xC3, 0x89, 0xFF]).byteRanges(of: "café") == [0..<5])
+    #expect(
+      FoldedText(utf8: [0x43, 0x41, 0x46, 0xC3, 0x89, 0xFF]).byteRanges(of: "café") == [0..<5])
     #expect(FoldedText("Straße, STRASSE").byteRanges(of: "strasse") == [0..<7, 9..<16])
     let angstrom = FoldedText("Ångström, angstrom")
     #expect(angstrom.matches(of: "ANGSTROM").count == 2)

@@ -1,5 +1,6 @@
-@testable import FoldSearch
 import _FoldSearchTestSupport
+
+@testable import FoldSearch
 
 /// A deliberately naive, scalar-by-scalar implementation of SEMANTICS rules
 /// 1–6 and D1, independent of the folded buffer, the offset map and the byte

@@ -145,7 +145,8 @@ struct ByteSearcherDifferentialTests {
             .occurrences(in: haystack, next: policy.makeNext(needleCount: m, seed: policySeed))
           #expect(
             found == oracle,
-            "seed \(seed) iteration \(iteration) strategy \(strategy) \(set) policy \(policy) m \(m)")
+            "seed \(seed) iteration \(iteration) strategy \(strategy) \(set) policy \(policy) m \(m)"
+          )
         }
       }
     }

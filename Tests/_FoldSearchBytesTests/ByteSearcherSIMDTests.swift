@@ -65,7 +65,8 @@ struct ByteSearcherSIMDTests {
     for iteration in 0..<250 {
       // Two or three bytes of "text" and one rare byte.
       let common = [UInt8(ascii: "e"), UInt8(ascii: " "), 0xD0].shuffled(using: &generator)
-      let rare = [UInt8(ascii: "Z"), 0x00, 0xFF, UInt8(ascii: "q")].randomElement(using: &generator)!
+      let rare = [UInt8(ascii: "Z"), 0x00, 0xFF, UInt8(ascii: "q")].randomElement(
+        using: &generator)!
       let alphabet = Array(common.prefix(Int.random(in: 1...3, using: &generator))) + [rare]
       let rareOdds = Int.random(in: 2...40, using: &generator)
       func randomByte() -> UInt8 {
@@ -123,14 +124,16 @@ struct ByteSearcherSIMDTests {
       haystack.replaceSubrange((length - m)..<length, with: needle)
       let starts = Set([0, 1, max(0, length - m - 1), length - m, length - m + 1])
       for start in starts.sorted() {
-        let oracle = ByteSearcher(needle: needle, strategy: .naive).occurrences(in: haystack, from: start)
+        let oracle = ByteSearcher(needle: needle, strategy: .naive).occurrences(
+          in: haystack, from: start)
         for strategy in vectorStrategies {
           for set in instructionSets {
             for padding in [0, 1, 15, 31] {
               let found = ByteSearcher(needle: needle, strategy: strategy, instructionSet: set)
                 .occurrences(in: haystack, from: start, padding: padding)
               #expect(
-                found == oracle, "m \(m) length \(length) start \(start) \(strategy) \(set) padding \(padding)")
+                found == oracle,
+                "m \(m) length \(length) start \(start) \(strategy) \(set) padding \(padding)")
             }
           }
         }
@@ -165,7 +168,9 @@ struct ByteSearcherSIMDTests {
   @Test func utf8TextAgreesAcrossStrategies() {
     let text = bytes(
       "Zusammenfassung: le café, la crème brûlée — документ εγγραφο 文档 문서 strasse ", times: 40)
-    for query in ["e", "é", "文", "de", "les", "caf", "café", "документ", "文档", "문서", "strasse ", "zz", "qqxzjv"] {
+    for query in [
+      "e", "é", "文", "de", "les", "caf", "café", "документ", "文档", "문서", "strasse ", "zz", "qqxzjv",
+    ] {
       let needle = bytes(query)
       let oracle = ByteSearcher(needle: needle, strategy: .naive).occurrences(in: text)
       for strategy in ByteSearcher.Strategy.allCases {
