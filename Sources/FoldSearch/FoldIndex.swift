@@ -128,56 +128,67 @@ public struct FoldIndex: Sendable {
     _ query: String, options: SearchOptions = [], ranking: Ranking = .recordOrder
   ) -> [RecordMatch] {
     guard let prepared = FoldedQuery(query) else { return [] }
-    var found: [(record: Int, ranges: [Range<Int>], tier: Int)] = []
+    // Hits are collected flat — per matching record: its index, tier and where
+    // its ranges start in `hitRanges` — so each record costs one allocation
+    // (its RecordMatch's ranges) rather than three.
+    var hitRecords: [Int] = []
+    var hitTiers: [Int] = []
+    var hitStarts: [Int] = []
+    var hitRanges: [Range<Int>] = []
     let wantsTier = ranking == .wordMatchesFirst
+    func record(_ record: Int, from first: Int) {
+      hitRecords.append(record)
+      hitStarts.append(first)
+      hitTiers.append(wantsTier ? tier(of: hitRanges[first...], in: record) : 0)
+    }
     if prepared.leadingMark != nil {
       // Rare: a query starting with a mark. Search record by record.
-      for record in records.indices {
-        let text = FoldedText(records[record])
+      for index in records.indices {
+        let text = FoldedText(records[index])
         let ranges = text.withScanner(options: options, window: nil) { $0.matches(of: prepared) }
         if !ranges.isEmpty {
-          found.append((record, ranges, wantsTier ? tier(of: ranges, in: record) : 0))
+          let first = hitRanges.count
+          hitRanges += ranges
+          record(index, from: first)
         }
       }
     } else {
       let needle = prepared.folded
       folded.withUnsafeBufferPointer { haystack in
         flatEntries.withUnsafeBufferPointer { entries in
-          var record = 0
-          var ranges: [Range<Int>] = []
+          var current = 0
+          var first = 0
           var resume = 0
           var scanner: MatchScanner? = nil
           func flush() {
-            if !ranges.isEmpty {
-              found.append((record, ranges, wantsTier ? tier(of: ranges, in: record) : 0))
-              ranges = []
-            }
+            if hitRanges.count > first { record(current, from: first) }
+            first = hitRanges.count
           }
           ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: 0) { offset in
-            if offset >= starts[record + 1] {
+            if offset >= starts[current + 1] {
               flush()
-              // Gallop to the record holding `offset`.
-              var low = record + 1
+              // Binary search for the record holding `offset`.
+              var low = current + 1
               var high = starts.count - 1
               while low < high {
                 let mid = (low + high + 1) / 2
                 if starts[mid] <= offset { low = mid } else { high = mid - 1 }
               }
-              record = low
+              current = low
               resume = 0
               scanner = nil
             }
-            let local = offset - starts[record]
+            let local = offset - starts[current]
             guard local >= resume else { return offset + 1 }
-            guard let lower = original(ofFolded: local, record: record, entries),
-              let upper = original(ofFolded: local + needle.count, record: record, entries)
+            guard let lower = original(ofFolded: local, record: current, entries),
+              let upper = original(ofFolded: local + needle.count, record: current, entries)
             else { return offset + 1 }
             if !options.isEmpty {
-              let map = maps[record]
+              let map = maps[current]
               if scanner == nil {
-                scanner = makeScanner(record: record, options: options, in: haystack)
+                scanner = makeScanner(record: current, options: options, in: haystack)
               }
-              let passes = records[record].utf8.withContiguousStorageIfAvailable { original in
+              let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
                 MatchScanner(
                   original: original, folded: scanner!.folded, map: map, options: options,
                   window: 0..<original.count, isGraphemeBoundary: scanner!.isGraphemeBoundary
@@ -185,7 +196,7 @@ public struct FoldIndex: Sendable {
               }!
               guard passes else { return offset + 1 }
             }
-            ranges.append(lower..<upper)
+            hitRanges.append(lower..<upper)
             resume = local + needle.count
             return offset + needle.count
           }
@@ -193,18 +204,19 @@ public struct FoldIndex: Sendable {
         }
       }
     }
+    var order = Array(hitRecords.indices)
     if wantsTier {
-      found.sort { ($0.tier, $0.record) < ($1.tier, $1.record) }
+      order.sort { (hitTiers[$0], hitRecords[$0]) < (hitTiers[$1], hitRecords[$1]) }
     }
-    return found.map { entry in
-      let record = records[entry.record]
-      let utf8 = record.utf8
+    return order.map { hit in
+      let index = hitRecords[hit]
+      let end = hit + 1 < hitStarts.count ? hitStarts[hit + 1] : hitRanges.count
+      let utf8 = records[index].utf8
       return RecordMatch(
-        record: entry.record,
-        ranges: entry.ranges.map {
-          utf8.index(
-            utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: $0.upperBound)
+        record: index,
+        ranges: hitRanges[hitStarts[hit]..<end].map {
+          utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)
+            ..< utf8.index(utf8.startIndex, offsetBy: $0.upperBound)
         })
     }
   }
@@ -224,7 +236,7 @@ public struct FoldIndex: Sendable {
 
   /// 0 when some match is a whole word, 1 when some match starts a word,
   /// else 2.
-  private func tier(of ranges: [Range<Int>], in record: Int) -> Int {
+  private func tier(of ranges: ArraySlice<Range<Int>>, in record: Int) -> Int {
     records[record].utf8.withContiguousStorageIfAvailable { bytes in
       var best = 2
       for range in ranges where WordBoundary.isBoundary(range.lowerBound, in: bytes) {
