@@ -16,6 +16,7 @@ import Foundation
 #if FUZZING
   /// libFuzzer's driver for programs with their own `main`
   /// (compiler-rt/lib/fuzzer/FuzzerInterface.h).
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   @_silgen_name("LLVMFuzzerRunDriver")
   func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<Int32>,

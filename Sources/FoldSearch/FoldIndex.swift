@@ -215,8 +215,9 @@ public struct FoldIndex: Sendable {
       return RecordMatch(
         record: index,
         ranges: hitRanges[hitStarts[hit]..<end].map {
-          utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)
-            ..< utf8.index(utf8.startIndex, offsetBy: $0.upperBound)
+          utf8.index(
+            utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: $0.upperBound)
         })
     }
   }
