@@ -13,6 +13,14 @@ extension Comparator {
     engine: [Range<Int>],
     reference: [Range<Int>]
   ) -> [Range<Int>] {
+    // An empty range (the reference can report one whose bounds fall inside a
+    // surrogate pair, which UTF-8 offsets round to one position) counts as
+    // covering the byte at its position, so it clusters with what overlaps it.
+    func widened(_ range: Range<Int>) -> Range<Int> {
+      range.isEmpty ? range.lowerBound..<range.lowerBound + 1 : range
+    }
+    let engine = engine.map(widened)
+    let reference = reference.map(widened)
     let engineSet = Set(engine)
     let referenceSet = Set(reference)
     let differing =

@@ -44,6 +44,11 @@ struct DifferentialRegressions {
       name: "D1 resume", text: [0x579, 0x308, 0x579, 0x308, 0x579, 0x308, 0x579],
       query: [0x308, 0x579],
       verdict: .explained(.d1), engine: [2..<8, 10..<14]),
+    // D3 where the reference reports an empty range cut inside a surrogate pair.
+    Found(
+      name: "D3 empty reference range", text: [0x1F1F9, 0x54C, 0x29, 0x541, 0x302, 0xFF9E],
+      query: [0x1F1F9, 0x54C, 0x29, 0x571, 0x302, 0xFF9E], verdict: .explained(.d3),
+      engine: [0..<14]),
     // D6: the reference lets a text U+0345 match ι.
     Found(
       name: "D6 ypogegrammeni", text: [0x61, 0x345], query: [0x3B9], verdict: .explained(.d6),
