@@ -40,6 +40,7 @@ extension Comparator {
     if hasCasedLetterBeforeMark(textPairs, otherSide: query)
       || hasCasedLetterBeforeMark(queryPairs, otherSide: regionScalars)
       || leadingMarkMeetsNonLatinCluster(query: query, region: indices, in: layout)
+      || hasDifferingNonLatinClusterMarks(query: query, region: indices, in: layout)
     {
       return .d3
     }
@@ -150,6 +151,47 @@ extension Comparator {
       if base >= 0 && layout.scalars[base].value >= 0x510 { return true }
     }
     return false
+  }
+
+  /// D3's mechanism on both sides: a cluster whose base is at or above
+  /// U+0510 carries marks in the text and in the query, on the same base (by
+  /// case fold), and the marks differ; the reference compares them literally
+  /// (text "\u{FFFD}\u{E0023}\u{FFFD}", query "\u{FFFD}\u{E0028}\u{FFFD}":
+  /// the engine skips both tags and matches, the reference does not).
+  static func hasDifferingNonLatinClusterMarks(
+    query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
+  ) -> Bool {
+    func clusters(_ scalars: ArraySlice<Unicode.Scalar>) -> [(
+      base: [Unicode.Scalar], marks: [Unicode.Scalar]
+    )] {
+      var result: [(base: [Unicode.Scalar], marks: [Unicode.Scalar])] = []
+      var index = scalars.startIndex
+      while index < scalars.endIndex {
+        let base = scalars[index]
+        index += 1
+        var marks: [Unicode.Scalar] = []
+        while index < scalars.endIndex, UnicodeData.isIgnorable(scalars[index]) {
+          marks.append(scalars[index])
+          index += 1
+        }
+        // Skin-tone modifiers are D8's.
+        if base.value >= 0x510, !UnicodeData.isIgnorable(base), !marks.isEmpty,
+          !marks.contains(where: isEmojiModifier)
+        {
+          result.append((UnicodeData.caseFold(base), marks))
+        }
+      }
+      return result
+    }
+    // The region's clusters, with the marks that follow its last scalar.
+    var end = region.upperBound
+    while end < layout.scalars.count, UnicodeData.isIgnorable(layout.scalars[end]) { end += 1 }
+    let textClusters = clusters(layout.scalars[region.lowerBound..<end])
+    guard !textClusters.isEmpty else { return false }
+    let queryClusters = clusters(query[...])
+    return textClusters.contains { text in
+      queryClusters.contains { $0.base == text.base && $0.marks != text.marks }
+    }
   }
 
   /// D4's trigger: a scalar whose folding data in the reference is wrong or

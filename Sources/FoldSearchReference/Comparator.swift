@@ -38,6 +38,8 @@ import FoldSearch
 ///      query that starts with a mark where the region holds a mark of a
 ///      cluster whose base is at or above U+0510 (the same mechanism: the
 ///      reference compares such marks literally, so U+0341 ≢ U+0301 there);
+///      or such a cluster in the region and in the query on the same base
+///      with different marks (other than skin tones, which are D8's);
 ///    - **D4**: a scalar whose reference data is wrong or missing: a
 ///      decomposable whose decomposition is X + U+0338 (negated symbols),
 ///      U+1FCD–1FCF, U+1FDD–1FDF, a supplementary-plane scalar with a

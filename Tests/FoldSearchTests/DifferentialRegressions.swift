@@ -49,6 +49,12 @@ struct DifferentialRegressions {
       name: "D3 empty reference range", text: [0x1F1F9, 0x54C, 0x29, 0x541, 0x302, 0xFF9E],
       query: [0x1F1F9, 0x54C, 0x29, 0x571, 0x302, 0xFF9E], verdict: .explained(.d3),
       engine: [0..<14]),
+    // D3 with different marks (tags) on a non-Latin base on both sides
+    // (FuzzDifferential, after 43 minutes).
+    Found(
+      name: "D3 differing tags",
+      text: [0xFFFD, 0xFFFD, 0xFFFD, 0xE0023, 0xFFFD, 0xFFFD, 0xB, 0x0, 0x0, 0x0, 0xFFFD, 0xFFFD],
+      query: [0xFFFD, 0xE0028, 0xFFFD], verdict: .explained(.d3), engine: [0..<6, 6..<16, 23..<29]),
     // D6: the reference lets a text U+0345 match ι.
     Found(
       name: "D6 ypogegrammeni", text: [0x61, 0x345], query: [0x3B9], verdict: .explained(.d6),
