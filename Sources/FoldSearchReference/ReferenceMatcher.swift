@@ -59,19 +59,19 @@ public enum ReferenceMatcher {
   /// The seed's loop, as UTF-8 offsets; optionally extending each end over
   /// the following ignorable scalars and resuming there (D1).
   ///
-  /// A needle containing U+0000 is searched in the text plus a sentinel
-  /// U+FFFF: CoreFoundation compares a needle's NUL with the text's
-  /// terminating NUL, so "a\u{0}" in "a" yields a range past the end and
-  /// Foundation traps (found by FuzzDifferential). No NUL equals the
-  /// sentinel, and a range reaching into it ends the loop; every other range
-  /// is the same.
+  /// The text is searched with a sentinel U+FFFF appended: CoreFoundation
+  /// can compare past the end of the text — a needle's NUL with the
+  /// terminating NUL ("a\u{0}" in "a", found by FuzzDifferential), or a
+  /// cluster at the end (found by foldfuzz) — and then return a range past
+  /// the end, on which Foundation traps. Nothing in a needle equals the
+  /// noncharacter sentinel in practice, and a range reaching into it ends
+  /// the loop; every other range is the same.
   private static func loop(
     query: String, text original: String, resumingAfterTrailingMarks: Bool
   ) -> [Range<Int>] {
     let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !needle.isEmpty else { return [] }
-    let padded = needle.unicodeScalars.contains("\u{0}")
-    let text = padded ? original + "\u{FFFF}" : original
+    let text = original + "\u{FFFF}"
     let limit = original.utf8.count
     let scalars = text.unicodeScalars
     var found: [Range<Int>] = []
@@ -81,13 +81,19 @@ public enum ReferenceMatcher {
       options: [.caseInsensitive, .diacriticInsensitive],
       range: start..<text.endIndex
     ), !range.isEmpty {
-      var end = range.upperBound
+      // CoreFoundation can end a range inside a surrogate pair; its UTF-8
+      // offset rounds down, and passing that index back as the next search
+      // start traps in Foundation (found by foldfuzz). Resume at the next
+      // scalar boundary instead.
+      var upper = text.utf8.distance(from: text.startIndex, to: range.upperBound)
+      var end = text.utf8.index(text.startIndex, offsetBy: upper)
+      if end < range.upperBound { end = scalars.index(after: end) }
       if resumingAfterTrailingMarks {
         while end < text.endIndex, UnicodeData.isIgnorable(scalars[end]) {
           end = scalars.index(after: end)
         }
+        upper = text.utf8.distance(from: text.startIndex, to: end)
       }
-      let upper = text.utf8.distance(from: text.startIndex, to: end)
       guard upper <= limit else { break }
       found.append(text.utf8.distance(from: text.startIndex, to: range.lowerBound)..<upper)
       start = end

@@ -1,6 +1,7 @@
 import FoldSearch
 import FoldSearchReference
 import Testing
+import _FoldSearchTestSupport
 
 /// Inputs the differential fuzzer found, kept as regression cases with the
 /// verdict they must get against the live reference: either an engine fix
@@ -112,5 +113,17 @@ struct DifferentialRegressions {
     if let engine = found.engine {
       #expect(comparison.engine == engine, "\(comparison)")
     }
+  }
+}
+
+/// A generated case on which Foundation returned a range past the end of the
+/// text and trapped (foldfuzz, seed 2190455598, in CI): the reference now
+/// searches the text with a sentinel appended.
+@Suite("Reference robustness")
+struct ReferenceRobustness {
+  @Test func pastTheEndRangeNoLongerTraps() {
+    let generated = DifferentialGenerator(seed: 2_190_455_598).makeCase(at: 2_109_326)
+    let comparison = Comparator.compare(text: generated.text, query: generated.query)
+    #expect(comparison.verdict != .unexplained, "\(comparison)")
   }
 }
