@@ -154,14 +154,14 @@ extension Comparator {
   }
 
   /// D3's mechanism on both sides: a cluster whose base is at or above
-  /// U+0510 carries marks in the text and in the query, on the same base (by
-  /// case fold), and the marks differ; the reference compares them literally
+  /// U+0510 carries marks in the query, the text has the same base (by case
+  /// fold) with other marks or none; the reference compares them literally
   /// (text "\u{FFFD}\u{E0023}\u{FFFD}", query "\u{FFFD}\u{E0028}\u{FFFD}":
   /// the engine skips both tags and matches, the reference does not).
   static func hasDifferingNonLatinClusterMarks(
     query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
   ) -> Bool {
-    func clusters(_ scalars: ArraySlice<Unicode.Scalar>) -> [(
+    func clusters(_ scalars: ArraySlice<Unicode.Scalar>, withMarksOnly: Bool) -> [(
       base: [Unicode.Scalar], marks: [Unicode.Scalar]
     )] {
       var result: [(base: [Unicode.Scalar], marks: [Unicode.Scalar])] = []
@@ -175,7 +175,7 @@ extension Comparator {
           index += 1
         }
         // Skin-tone modifiers are D8's.
-        if base.value >= 0x510, !UnicodeData.isIgnorable(base), !marks.isEmpty,
+        if base.value >= 0x510, !UnicodeData.isIgnorable(base), !withMarksOnly || !marks.isEmpty,
           !marks.contains(where: isEmojiModifier)
         {
           result.append((UnicodeData.caseFold(base), marks))
@@ -186,9 +186,11 @@ extension Comparator {
     // The region's clusters, with the marks that follow its last scalar.
     var end = region.upperBound
     while end < layout.scalars.count, UnicodeData.isIgnorable(layout.scalars[end]) { end += 1 }
-    let textClusters = clusters(layout.scalars[region.lowerBound..<end])
+    // A text cluster may have no marks at all: the reference compares the
+    // query's cluster, marks included, against it literally.
+    let textClusters = clusters(layout.scalars[region.lowerBound..<end], withMarksOnly: false)
     guard !textClusters.isEmpty else { return false }
-    let queryClusters = clusters(query[...])
+    let queryClusters = clusters(query[...], withMarksOnly: true)
     return textClusters.contains { text in
       queryClusters.contains { $0.base == text.base && $0.marks != text.marks }
     }
