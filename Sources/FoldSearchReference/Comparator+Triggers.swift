@@ -34,13 +34,13 @@ extension Comparator {
     }
     if regionScalars.contains(where: isSupplementaryCased)
       || query.contains(where: isSupplementaryCased)
+      || hasSurrogateSharingMarks(reachScalars, query)
     {
       return .d2
     }
     if hasCasedLetterBeforeMark(textPairs, otherSide: query)
       || hasCasedLetterBeforeMark(queryPairs, otherSide: regionScalars)
       || leadingMarkMeetsNonLatinCluster(query: query, region: indices, in: layout)
-      || hasDifferingNonLatinClusterMarks(query: query, region: indices, in: layout)
     {
       return .d3
     }
@@ -113,6 +113,28 @@ extension Comparator {
     scalar.value > 0xFFFF && UnicodeData.changesWhenCaseFolded(scalar)
   }
 
+  /// D2's second trigger: the text and the query hold different scalars
+  /// outside the BMP whose UTF-16 high surrogates are equal, at least one of
+  /// them ignorable. The reference compares surrogate halves one by one: the
+  /// high halves agree, and the differing low halves are then neither skipped
+  /// nor equal (text "a\u{E002F}", query "a\u{E0028}": no match; text
+  /// "\u{FFFD}\u{E0001}", query "\u{FFFD}\u{E002A}": no match; U+1D165
+  /// against U+E0028, whose high halves differ, matches). Skin-tone
+  /// modifiers are left to D8.
+  static func hasSurrogateSharingMarks(
+    _ text: [Unicode.Scalar], _ query: [Unicode.Scalar]
+  ) -> Bool {
+    let highSurrogate = { (scalar: Unicode.Scalar) in (scalar.value - 0x10000) >> 10 }
+    let querySupplementary = query.filter { $0.value > 0xFFFF && !isEmojiModifier($0) }
+    return text.contains { scalar in
+      scalar.value > 0xFFFF && !isEmojiModifier(scalar)
+        && querySupplementary.contains {
+          $0 != scalar && highSurrogate($0) == highSurrogate(scalar)
+            && (UnicodeData.isIgnorable($0) || UnicodeData.isIgnorable(scalar))
+        }
+    }
+  }
+
   /// D3's trigger: a scalar ≥ U+0510, not itself ignorable, directly followed
   /// by an ignorable scalar, where there is a case difference: the scalar
   /// changes when case folded, or `otherSide` holds a scalar that does and
@@ -133,12 +155,15 @@ extension Comparator {
   }
 
   /// D3's mechanism met by a query that starts with a mark: the reference
-  /// compares the marks of a cluster whose base is at or above U+0510
-  /// literally, so a leading U+0341 does not find the canonically equivalent
-  /// U+0301 there (it does after "a"). Triggered when the query starts with
-  /// an ignorable scalar and the region holds an ignorable scalar whose
-  /// cluster's base (the nearest preceding non-ignorable scalar) is at or
-  /// above U+0510.
+  /// compares the marks of a non-Latin cluster literally, so a leading
+  /// U+0341 does not find the canonically equivalent U+0301 there (it does
+  /// after "a"). Triggered when the query starts with an ignorable scalar and
+  /// the region holds an ignorable scalar preceded in its cluster (back to
+  /// and including the base) by a scalar at or above U+0510: a non-Latin
+  /// base, a non-Latin mark (text "y" U+3099 U+0301 U+0341 U+030F U+FFFD
+  /// U+FFFD, query U+0341 U+FFFD U+FFFD U+0341: the reference starts at the
+  /// literal U+0341, the engine at U+0301) or a skin-tone modifier, which is
+  /// a base to the reference.
   static func leadingMarkMeetsNonLatinCluster(
     query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
   ) -> Bool {
@@ -146,54 +171,15 @@ extension Comparator {
       UnicodeData.isIgnorable(first)
     else { return false }
     for index in region where UnicodeData.isIgnorable(layout.scalars[index]) {
-      var base = index - 1
-      while base >= 0 && UnicodeData.isIgnorable(layout.scalars[base]) { base -= 1 }
-      if base >= 0 && layout.scalars[base].value >= 0x510 { return true }
+      var before = index - 1
+      while before >= 0 {
+        let scalar = layout.scalars[before]
+        if scalar.value >= 0x510 { return true }
+        if !UnicodeData.isIgnorable(scalar) { break }
+        before -= 1
+      }
     }
     return false
-  }
-
-  /// D3's mechanism on both sides: a cluster whose base is at or above
-  /// U+0510 carries marks in the query, the text has the same base (by case
-  /// fold) with other marks or none; the reference compares them literally
-  /// (text "\u{FFFD}\u{E0023}\u{FFFD}", query "\u{FFFD}\u{E0028}\u{FFFD}":
-  /// the engine skips both tags and matches, the reference does not).
-  static func hasDifferingNonLatinClusterMarks(
-    query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
-  ) -> Bool {
-    func clusters(_ scalars: ArraySlice<Unicode.Scalar>, withMarksOnly: Bool) -> [(
-      base: [Unicode.Scalar], marks: [Unicode.Scalar]
-    )] {
-      var result: [(base: [Unicode.Scalar], marks: [Unicode.Scalar])] = []
-      var index = scalars.startIndex
-      while index < scalars.endIndex {
-        let base = scalars[index]
-        index += 1
-        var marks: [Unicode.Scalar] = []
-        while index < scalars.endIndex, UnicodeData.isIgnorable(scalars[index]) {
-          marks.append(scalars[index])
-          index += 1
-        }
-        // Skin-tone modifiers are D8's.
-        if base.value >= 0x510, !UnicodeData.isIgnorable(base), !withMarksOnly || !marks.isEmpty,
-          !marks.contains(where: isEmojiModifier)
-        {
-          result.append((UnicodeData.caseFold(base), marks))
-        }
-      }
-      return result
-    }
-    // The region's clusters, with the marks that follow its last scalar.
-    var end = region.upperBound
-    while end < layout.scalars.count, UnicodeData.isIgnorable(layout.scalars[end]) { end += 1 }
-    // A text cluster may have no marks at all: the reference compares the
-    // query's cluster, marks included, against it literally.
-    let textClusters = clusters(layout.scalars[region.lowerBound..<end], withMarksOnly: false)
-    guard !textClusters.isEmpty else { return false }
-    let queryClusters = clusters(query[...], withMarksOnly: true)
-    return textClusters.contains { text in
-      queryClusters.contains { $0.base == text.base && $0.marks != text.marks }
-    }
   }
 
   /// D4's trigger: a scalar whose folding data in the reference is wrong or

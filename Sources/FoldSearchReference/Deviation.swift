@@ -11,7 +11,10 @@ public enum Deviation: String, CaseIterable, Sendable {
   case d1 = "D1"
   /// D2 — supplementary-plane case: cased letters outside the BMP (Deseret,
   /// Osage, Adlam, …) match case-insensitively; the reference folds UTF-16
-  /// surrogate halves separately and never matches them.
+  /// surrogate halves separately and never matches them. By the same
+  /// mechanism, ignorable scalars outside the BMP (tags) are skipped even
+  /// where the other side holds a different scalar with the same high
+  /// surrogate, which the reference compares half by half.
   case d2 = "D2"
   /// D3 — a cased letter at U+0510 or above followed by a mark ("Ա◌́" matches
   /// "ա"); the reference keeps the marks of such a cluster when it folds it.
