@@ -32,6 +32,8 @@ struct EditableFold: Sendable {
   private(set) var folded: [UInt8]
   /// Folded → original offsets.
   private(set) var map: OffsetMap
+  /// The fold table of the profile: edits refold with it.
+  let table: FoldTable
 
   /// One replacement of original bytes.
   struct Edit {
@@ -39,11 +41,12 @@ struct EditableFold: Sendable {
     var replacement: String
   }
 
-  /// Folds `text` from scratch.
-  init(_ text: String) {
+  /// Folds `text` from scratch with `table` (a profile's).
+  init(_ text: String, table: FoldTable = .shared) {
     var text = text
     text.makeContiguousUTF8()
-    let folding = text.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0) }!
+    let folding = text.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0, table: table) }!
+    self.table = table
     self.text = text
     folded = folding.folded
     map = folding.map
@@ -57,11 +60,9 @@ struct EditableFold: Sendable {
   }
 
   /// Whether the scalar starting at `offset` folds to nothing.
-  private static func isIgnorable(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let value = WordBoundary.scalar(at: offset, in: bytes), value >= 0x80 else {
-      return false
-    }
-    return FoldTable.shared.entry(value).isIgnorable
+  private func isIgnorable(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let value = WordBoundary.scalar(at: offset, in: bytes) else { return false }
+    return table.entry(value).isIgnorable
   }
 
   /// The length of the scalar starting at `offset`.
@@ -143,7 +144,7 @@ struct EditableFold: Sendable {
             end = edit.range.upperBound
             // Extend over the ignorables that follow.
             var extended = end
-            while extended < old.count, Self.isIgnorable(at: extended, in: old) {
+            while extended < old.count, isIgnorable(at: extended, in: old) {
               extended += Self.scalarLength(at: extended, in: old)
             }
             middle.append(contentsOf: UnsafeBufferPointer(rebasing: old[end..<extended]))
@@ -152,7 +153,7 @@ struct EditableFold: Sendable {
           } while i < edits.count && edits[i].range.lowerBound <= end
 
           copyUnchanged(to: start, foldedEnd: oldMap.foldedOffset(ofOriginal: start))
-          let local = middle.withUnsafeBufferPointer { FoldedText.fold($0) }
+          let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
           for entry in local.map.entries {
             builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
           }

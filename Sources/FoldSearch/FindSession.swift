@@ -87,9 +87,30 @@ public struct FindSession: Sendable {
   ///
   /// - Complexity: O(n) to fold the text.
   public init(text: String, options: SearchOptions = []) {
-    storage = EditableFold(text)
-    self.options = options
+    self.init(text: text, options: options, profile: .foundation)
   }
+
+  /// Creates a session over `text` that matches under `profile`.
+  ///
+  /// ```swift
+  /// var session = FindSession(text: "Łódź and København", profile: .collation)
+  /// session.query = "lodz"
+  /// session.matchCount  // 1
+  /// ```
+  ///
+  /// Edits refold with the same profile.
+  ///
+  /// - Complexity: O(n) to fold the text (plus building the profile's fold
+  ///   table on its first use in the process).
+  public init(text: String, options: SearchOptions = [], profile: FoldProfile) {
+    storage = EditableFold(text, table: profile.table)
+    self.options = options
+    self.profile = profile
+  }
+
+  /// The equivalence the session matches with (``FoldProfile/foundation``
+  /// unless given at creation).
+  public let profile: FoldProfile
 
   /// The text, with every edit made through the session.
   ///
@@ -336,7 +357,7 @@ public struct FindSession: Sendable {
 
   /// Recomputes the matches for the current query, options and range.
   private mutating func search() {
-    prepared = FoldedQuery(query)
+    prepared = FoldedQuery(query, table: storage.table)
     guard let prepared else {
       matchRanges = []
       history = []

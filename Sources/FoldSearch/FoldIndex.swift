@@ -36,6 +36,11 @@ public struct FoldIndex: Sendable {
   /// FoldIndex(["a", "b"]).records  // ["a", "b"]
   /// ```
   public let records: [String]
+  /// The equivalence the index matches with (``FoldProfile/foundation``
+  /// unless given at creation).
+  public let profile: FoldProfile
+  /// The profile's fold table; queries fold with it.
+  private let table: FoldTable
   /// All folded records, each followed by 0xFF.
   private let folded: [UInt8]
   /// `folded` offset where each record starts (and one past the end).
@@ -56,6 +61,20 @@ public struct FoldIndex: Sendable {
   ///
   /// - Complexity: O(n) for n bytes of records.
   public init(_ records: [String]) {
+    self.init(records, profile: .foundation)
+  }
+
+  /// Folds `records` into an index searched under `profile`.
+  ///
+  /// ```swift
+  /// let index = FoldIndex(["Łódź", "Lodz Street", "København"], profile: .collation)
+  /// index.search("lodz").map(\.record)  // [0, 1]
+  /// ```
+  ///
+  /// - Complexity: O(n) for n bytes of records (plus building the profile's
+  ///   fold table on its first use in the process).
+  public init(_ records: [String], profile: FoldProfile) {
+    let table = profile.table
     var records = records
     var folded: [UInt8] = []
     var starts: [Int] = []
@@ -64,7 +83,9 @@ public struct FoldIndex: Sendable {
     maps.reserveCapacity(records.count)
     for i in records.indices {
       records[i].makeContiguousUTF8()
-      let folding = records[i].utf8.withContiguousStorageIfAvailable { FoldedText.fold($0) }!
+      let folding = records[i].utf8.withContiguousStorageIfAvailable {
+        FoldedText.fold($0, table: table)
+      }!
       starts.append(folded.count)
       folded.append(contentsOf: folding.folded)
       folded.append(0xFF)
@@ -80,6 +101,8 @@ public struct FoldIndex: Sendable {
     }
     entryStarts.append(flatEntries.count)
     self.records = records
+    self.profile = profile
+    self.table = table
     self.folded = folded
     self.starts = starts
     self.maps = maps
@@ -127,7 +150,7 @@ public struct FoldIndex: Sendable {
   public func search(
     _ query: String, options: SearchOptions = [], ranking: Ranking = .recordOrder
   ) -> [RecordMatch] {
-    guard let prepared = FoldedQuery(query) else { return [] }
+    guard let prepared = FoldedQuery(query, table: table) else { return [] }
     // Hits are collected flat — per matching record: its index, tier and where
     // its ranges start in `hitRanges` — so each record costs one allocation
     // (its RecordMatch's ranges) rather than three.

@@ -7,19 +7,21 @@ import FoldSearch
 struct Matcher: Sendable {
   let queries: [FoldedQuery]
   let wholeWords: Bool
+  let profile: FoldProfile
   /// Whether some query contains a scalar that is not a word character: only
   /// then can a match overlapping a rejected one pass the whole-word test.
   private let retryInside: Bool
 
   /// nil when a query is empty (nothing to search for).
-  init?(queries texts: [String], wholeWords: Bool) {
+  init?(queries texts: [String], wholeWords: Bool, profile: FoldProfile = .foundation) {
     var queries: [FoldedQuery] = []
     for text in texts {
-      guard let query = FoldedQuery(text) else { return nil }
+      guard let query = FoldedQuery(text, table: profile.table) else { return nil }
       queries.append(query)
     }
     self.queries = queries
     self.wholeWords = wholeWords
+    self.profile = profile
     retryInside = texts.contains { $0.unicodeScalars.contains { !Word.isWordScalar($0) } }
   }
 
@@ -27,7 +29,7 @@ struct Matcher: Sendable {
   /// overlapping; at one start the longest match wins.
   func ranges(in bytes: [UInt8]) -> [Range<Int>] {
     if queries.isEmpty { return [] }
-    let folded = FoldedText(utf8: bytes)
+    let folded = FoldedText(utf8: bytes, profile: profile)
     var perQuery: [[Range<Int>]] = queries.map { folded.byteRanges(of: $0) }
     if wholeWords {
       perQuery = bytes.withUnsafeBufferPointer { buffer in
@@ -75,7 +77,8 @@ struct Matcher: Sendable {
       // Search the rest of the line, one candidate at a time.
       while start < lineEnd {
         let piece = Array(buffer[start..<lineEnd])
-        guard let first = FoldedText(utf8: piece).byteRanges(of: query).first else { break }
+        guard let first = FoldedText(utf8: piece, profile: profile).byteRanges(of: query).first
+        else { break }
         let candidate = (first.lowerBound + start)..<(first.upperBound + start)
         if Word.isWholeWord(candidate, in: buffer) {
           found = candidate

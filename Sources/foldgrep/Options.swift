@@ -31,6 +31,12 @@ let usage = """
                           belongs to the letter it follows)
     -m, --max-count=NUM   stop reading a file after NUM matching lines
     -a, --text            search binary files as text and print their lines
+        --profile=PROFILE foundation (default: Foundation's case- and
+                          diacritic-insensitive matching, é = e, ß = ss),
+                          collation (ICU root collation at primary strength,
+                          as browsers' find-in-page: also ø = o, æ = ae,
+                          ł = l, ² = 2) or collation:LOCALE (that locale's
+                          tailoring: collation:da keeps å, ø, æ apart)
 
   Printing:
     -c, --count           print the number of matching lines per file
@@ -124,6 +130,8 @@ struct Options {
   var threads: Int? = nil
   var queries: [String] = []
   var files: [String] = []
+  /// --profile: what "ignoring case and accents" means.
+  var profile = FoldProfile.foundation
   /// Set from FOLDGREP_CHUNK_SIZE (for tests): the chunk size in bytes.
   var chunkSize = 8 << 20
 
@@ -288,6 +296,14 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         patternGiven = true
       case "--replace": options.replacement = Array(value(name, inline: inline).utf8)
       case "--backup": options.backupSuffix = value(name, inline: inline)
+      case "--profile":
+        let argument = value(name, inline: inline)
+        guard let profile = FoldProfile(argument: argument) else {
+          fail(
+            "invalid argument '\(argument)' for '--profile' (foundation, collation or "
+              + "collation:LOCALE with a locale ICU knows, such as da, sv, es, tr)")
+        }
+        options.profile = profile
       case "--color", "--colour":
         switch inline ?? "auto" {
         case "auto": options.color = .auto

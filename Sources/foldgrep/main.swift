@@ -30,7 +30,10 @@ let processStart = monotonicNanoseconds()
 _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD (glibc's maximum)
 _ = mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
 var options = parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
-guard let matcher = Matcher(queries: options.queries, wholeWords: options.wordRegexp) else {
+guard
+  let matcher = Matcher(
+    queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
+else {
   fail("empty query: nothing to search for")
 }
 let implicitDirectory = options.files.isEmpty && options.recursive

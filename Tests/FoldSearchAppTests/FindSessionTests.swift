@@ -4,6 +4,33 @@ import Testing
 
 @Suite("FindSession")
 struct FindSessionTests {
+  @Test func collationProfile() {
+    var session = FindSession(text: "Łódź, København, Æther; LODZ", profile: .collation)
+    session.query = "lodz"
+    #expect(session.matchCount == 2)
+    #expect(session.currentMatch.map { session.text[$0] } == "Łódź")
+    session.query = "kobenhavn"
+    #expect(session.matchCount == 1)
+    session.query = "aether"
+    #expect(session.replaceAll(with: "Ether") == 1)
+    #expect(session.text == "Łódź, København, Ether; LODZ")
+    // Edits refold with the profile: an inserted "ø" is found as "o".
+    session.query = "ether"
+    session.replaceCurrent(with: "Søren")
+    session.query = "soren"
+    #expect(session.matchCount == 1)
+    // The foundation profile keeps ł, ø and æ apart.
+    var plain = FindSession(text: "Łódź, København, Æther")
+    plain.query = "lodz"
+    #expect(plain.matchCount == 0 && plain.profile == .foundation)
+    // A Danish tailoring keeps ø apart from o.
+    var danish = FindSession(text: "København", profile: .collation(locale: "da"))
+    danish.query = "kobenhavn"
+    #expect(danish.matchCount == 0)
+    danish.query = "KØBENHAVN"
+    #expect(danish.matchCount == 1)
+  }
+
   @Test func findPanelFlow() {
     var session = FindSession(text: "Un café, un CAFE, une cafétéria")
     #expect(session.matchCount == 0 && session.currentIndex == nil && session.currentMatch == nil)
@@ -92,12 +119,19 @@ struct FindSessionTests {
     #expect(overlap.matchByteRanges == [1..<4])
   }
 
-  @Test func editsKeepTheSessionValid() {
+  @Test(
+    "Edits keep the session valid: the patched fold equals a fresh one",
+    arguments: [FoldProfile.foundation, .collation, .collation(locale: "da")])
+  func editsKeepTheSessionValid(profile: FoldProfile) {
     var g = Generator(state: 42)
     for round in 0..<300 {
       var session = FindSession(
-        text: randomText(&g, pieces: g.int(0..<16)), options: round % 5 == 0 ? [.wordStart] : [])
-      session.query = g.element(["e", "cafe", "ss", "s", "\u{301}", "a", "한", "x e", "Σ"])
+        text: randomText(&g, pieces: g.int(0..<16)), options: round % 5 == 0 ? [.wordStart] : [],
+        profile: profile)
+      #expect(session.profile == profile)
+      session.query = g.element([
+        "e", "cafe", "ss", "s", "\u{301}", "a", "한", "x e", "Σ", "o", "ae", "l2",
+      ])
       for _ in 0..<4 {
         let text = session.text
         let scalars = Array(text.unicodeScalars.indices) + [text.endIndex]
@@ -109,7 +143,7 @@ struct FindSessionTests {
         } else {
           session.replaceSubrange(a..<b, with: randomText(&g, pieces: g.int(0..<3)))
         }
-        let fresh = EditableFold(session.text)
+        let fresh = EditableFold(session.text, table: profile.table)
         let storage = session.storageForTesting
         #expect(storage.folded == fresh.folded, "\(session.text.unicodeScalars.map { $0.value })")
         #expect(
@@ -119,7 +153,7 @@ struct FindSessionTests {
           storage.map.foldedCount == fresh.map.foldedCount
             && storage.map.originalCount == fresh.map.originalCount)
         #expect(storage.map.violations().isEmpty)
-        let expected = FoldedText(session.text).byteRanges(
+        let expected = FoldedText(session.text, profile: profile).byteRanges(
           of: session.query, options: session.options)
         #expect(
           session.matchByteRanges == expected,
@@ -127,12 +161,13 @@ struct FindSessionTests {
       }
       if g.int(0..<4) == 0 {
         session.replaceAll(with: randomText(&g, pieces: 2))
-        let fresh = EditableFold(session.text)
+        let fresh = EditableFold(session.text, table: profile.table)
         #expect(session.storageForTesting.map.entries == fresh.map.entries)
         #expect(session.storageForTesting.folded == fresh.folded)
         #expect(
           session.matchByteRanges
-            == FoldedText(session.text).byteRanges(of: session.query, options: session.options))
+            == FoldedText(session.text, profile: profile).byteRanges(
+              of: session.query, options: session.options))
       }
     }
   }

@@ -22,6 +22,28 @@ struct FoldIndexTests {
     #expect(e.first { $0.record == 5 }!.ranges.map { index.records[5][$0] } == ["é", "è", "e"])
   }
 
+  @Test func collationProfile() {
+    let records = ["Łódź", "Lodz Street", "København", "Æther", "Ａｂｃ", "x²"]
+    let index = FoldIndex(records, profile: .collation)
+    #expect(index.profile == .collation)
+    #expect(index.search("lodz").map(\.record) == [0, 1])
+    #expect(index.search("lodz")[0].ranges.map { records[0][$0] } == ["Łódź"])
+    #expect(index.search("kobenhavn").map(\.record) == [2])
+    #expect(index.search("aeth", options: [.wordStart]).map(\.record) == [3])
+    #expect(index.search("abc").map(\.record) == [4])
+    #expect(index.search("x2").map(\.record) == [5])
+    // Each record as FoldedText under the same profile would find it.
+    for query in ["o", "ae", "l", "2", "b"] {
+      let expected = records.indices.filter {
+        !FoldedText(records[$0], profile: .collation).matches(of: query).isEmpty
+      }
+      #expect(index.search(query).map(\.record) == expected, "\(query)")
+    }
+    // The default profile keeps them apart; Danish keeps ø apart from o.
+    #expect(FoldIndex(records).search("lodz").map(\.record) == [1])
+    #expect(FoldIndex(records, profile: .collation(locale: "da")).search("kobenhavn").isEmpty)
+  }
+
   @Test func rankingPutsWordHitsFirst() {
     let names = FoldIndex(["Avpx", "my vpnserver", "VPN", "xvpn"])
     #expect(names.search("vpn").map(\.record) == [1, 2, 3])
