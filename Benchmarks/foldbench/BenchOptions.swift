@@ -15,6 +15,8 @@ struct BenchOptions {
   /// `--probe fold` / `--probe search`: run that phase exactly once inside a
   /// function of its own and exit, for `Benchmarks/callgrind.sh`.
   var probe: String? = nil
+  /// `--app-only`: only the type-ahead and FoldIndex benchmarks.
+  var appOnly = false
   /// Also time `FoldIndex` over 100,000 records.
   var foldIndex = true
 
@@ -37,7 +39,7 @@ struct BenchOptions {
     input (default 8); MB/s stays comparable.
     Match counts are checked; a mismatch prints MISMATCH and exits 1.
     It also times FoldIndex (100,000 short records, type-ahead queries) unless
-    --no-fold-index is given.
+    --no-fold-index is given; --app-only times just those (no corpus needed).
 
       --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)
       --json FILE    every figure with stable keys (tool, runs, input,
@@ -78,6 +80,7 @@ struct BenchOptions {
       case "--no-slow-peers": options.skipSlowPeers = true
       case "--probe": options.probe = value()
       case "--no-fold-index": options.foldIndex = false
+      case "--app-only": options.appOnly = true
       case "--help", "-h":
         print(usage)
         exit(0)

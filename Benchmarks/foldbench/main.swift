@@ -14,6 +14,13 @@ let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 let firstUseStart = now()
 _ = FoldTable.shared
 let firstUse = now() - firstUseStart
+if options.appOnly {
+  let runs = max(options.runs, 5)
+  for line in typeAheadBenchmark(runs: runs) { Swift.print(line) }
+  Swift.print("")
+  for line in foldIndexBenchmark(runs: runs) { Swift.print(line) }
+  exit(0)
+}
 let corpus = Corpus.load(options.files)
 let bytes = corpus.bytes
 var text = String(decoding: bytes, as: UTF8.self)

@@ -151,48 +151,93 @@ public struct FoldIndex: Sendable {
     _ query: String, options: SearchOptions = [], ranking: Ranking = .recordOrder
   ) -> [RecordMatch] {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
-    // Hits are collected flat — per matching record: its index, tier and where
-    // its ranges start in `hitRanges` — so each record costs one allocation
-    // (its RecordMatch's ranges) rather than three.
-    var hitRecords: [Int] = []
-    var hitTiers: [Int] = []
-    var hitStarts: [Int] = []
-    var hitRanges: [Range<Int>] = []
-    let wantsTier = ranking == .wordMatchesFirst
-    func record(_ record: Int, from first: Int) {
-      hitRecords.append(record)
-      hitStarts.append(first)
-      hitTiers.append(wantsTier ? tier(of: hitRanges[first...], in: record) : 0)
-    }
+    var hits = Hits(wantsTier: ranking == .wordMatchesFirst)
     if prepared.leadingMark != nil {
       // Rare: a query starting with a mark. Search record by record.
       for index in records.indices {
-        let text = FoldedText(records[index])
+        let text = FoldedText(records[index], table: table)
         let ranges = text.withScanner(options: options, window: nil) { $0.matches(of: prepared) }
         if !ranges.isEmpty {
-          let first = hitRanges.count
-          hitRanges += ranges
-          record(index, from: first)
+          hits.ranges += ranges
+          hits.close(record: index, in: self)
         }
       }
     } else {
-      let needle = prepared.folded
-      folded.withUnsafeBufferPointer { haystack in
-        flatEntries.withUnsafeBufferPointer { entries in
+      collect(prepared.folded, options: options, into: &hits)
+    }
+    var order = Array(hits.records.indices)
+    if hits.wantsTier {
+      order.sort { (hits.tiers[$0], hits.records[$0]) < (hits.tiers[$1], hits.records[$1]) }
+    }
+    return order.map { hit in
+      let index = hits.records[hit]
+      let end = hit + 1 < hits.starts.count ? hits.starts[hit + 1] : hits.ranges.count
+      let utf8 = records[index].utf8
+      return RecordMatch(
+        record: index,
+        ranges: hits.ranges[hits.starts[hit]..<end].map {
+          utf8.index(
+            utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: $0.upperBound)
+        })
+    }
+  }
+
+  /// The matches of a search, flat: per matching record its index, tier and
+  /// where its ranges start in `ranges`, so that each record costs one
+  /// allocation (its RecordMatch's ranges) rather than three.
+  private struct Hits {
+    let wantsTier: Bool
+    var records: [Int] = []
+    var tiers: [Int] = []
+    var starts: [Int] = []
+    /// Original byte ranges, record-relative.
+    var ranges: [Range<Int>] = []
+    /// Where the ranges of the record being collected start.
+    var first = 0
+
+    init(wantsTier: Bool) { self.wantsTier = wantsTier }
+
+    /// Ends the current record: records it when it got ranges.
+    mutating func close(record: Int, in index: FoldIndex) {
+      if ranges.count > first {
+        records.append(record)
+        starts.append(first)
+        tiers.append(wantsTier ? index.tier(of: ranges[first...], in: record) : 0)
+      }
+      first = ranges.count
+    }
+  }
+
+  /// Collects the leftmost non-overlapping matches of `needle` (a folded
+  /// query without a leading mark) that pass `options`, in every record.
+  ///
+  /// One byte search runs over all records; a loop over `firstOccurrence`
+  /// rather than a callback keeps the state in locals the compiler checks
+  /// statically (no dynamic exclusivity checks per occurrence).
+  private func collect(_ needle: [UInt8], options: SearchOptions, into hits: inout Hits) {
+    let searcher = ByteSearcher(needle: needle)
+    folded.withUnsafeBufferPointer { haystack in
+      flatEntries.withUnsafeBufferPointer { entries in
+        starts.withUnsafeBufferPointer { starts in
           var current = 0
-          var first = 0
           var resume = 0
           var scanner: MatchScanner? = nil
-          func flush() {
-            if hitRanges.count > first { record(current, from: first) }
-            first = hitRanges.count
-          }
-          ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: 0) { offset in
+          var position = 0
+          while let offset = searcher.firstOccurrence(in: haystack, from: position) {
+            position = offset + 1
             if offset >= starts[current + 1] {
-              flush()
-              // Binary search for the record holding `offset`.
+              hits.close(record: current, in: self)
+              // Galloping search for the record holding `offset`: matches
+              // are usually a few records apart, so probe 1, 2, 4, … records
+              // ahead, then binary search the last step.
               var low = current + 1
-              var high = starts.count - 1
+              var step = 1
+              while low + step < starts.count - 1 && starts[low + step] <= offset {
+                low += step
+                step &<<= 1
+              }
+              var high = min(low + step, starts.count - 1)
               while low < high {
                 let mid = (low + high + 1) / 2
                 if starts[mid] <= offset { low = mid } else { high = mid - 1 }
@@ -202,46 +247,39 @@ public struct FoldIndex: Sendable {
               scanner = nil
             }
             let local = offset - starts[current]
-            guard local >= resume else { return offset + 1 }
-            guard let lower = original(ofFolded: local, record: current, entries),
+            guard local >= resume,
+              let lower = original(ofFolded: local, record: current, entries),
               let upper = original(ofFolded: local + needle.count, record: current, entries)
-            else { return offset + 1 }
-            if !options.isEmpty {
-              let map = maps[current]
+            else { continue }
+            if !options.isEmpty && !options.contains(.graphemeAligned) {
+              // Word tests only need the record's bytes.
+              let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
+                (!options.needsWordStart || WordBoundary.isBoundary(lower, in: original))
+                  && (!options.contains(.wholeWords)
+                    || WordBoundary.isBoundary(upper, in: original))
+              }!
+              guard passes else { continue }
+            } else if !options.isEmpty {
               if scanner == nil {
                 scanner = makeScanner(record: current, options: options, in: haystack)
               }
+              let template = scanner!
+              let map = maps[current]
               let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
                 MatchScanner(
-                  original: original, folded: scanner!.folded, map: map, options: options,
-                  window: 0..<original.count, isGraphemeBoundary: scanner!.isGraphemeBoundary
+                  original: original, folded: template.folded, map: map, options: options,
+                  window: 0..<original.count, isGraphemeBoundary: template.isGraphemeBoundary
                 ).passes(lower..<upper)
               }!
-              guard passes else { return offset + 1 }
+              guard passes else { continue }
             }
-            hitRanges.append(lower..<upper)
+            hits.ranges.append(lower..<upper)
             resume = local + needle.count
-            return offset + needle.count
+            position = offset + needle.count
           }
-          flush()
+          hits.close(record: current, in: self)
         }
       }
-    }
-    var order = Array(hitRecords.indices)
-    if wantsTier {
-      order.sort { (hitTiers[$0], hitRecords[$0]) < (hitTiers[$1], hitRecords[$1]) }
-    }
-    return order.map { hit in
-      let index = hitRecords[hit]
-      let end = hit + 1 < hitStarts.count ? hitStarts[hit + 1] : hitRanges.count
-      let utf8 = records[index].utf8
-      return RecordMatch(
-        record: index,
-        ranges: hitRanges[hitStarts[hit]..<end].map {
-          utf8.index(
-            utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: $0.upperBound)
-        })
     }
   }
 
@@ -260,7 +298,7 @@ public struct FoldIndex: Sendable {
 
   /// 0 when some match is a whole word, 1 when some match starts a word,
   /// else 2.
-  private func tier(of ranges: ArraySlice<Range<Int>>, in record: Int) -> Int {
+  fileprivate func tier(of ranges: ArraySlice<Range<Int>>, in record: Int) -> Int {
     records[record].utf8.withContiguousStorageIfAvailable { bytes in
       var best = 2
       for range in ranges where WordBoundary.isBoundary(range.lowerBound, in: bytes) {

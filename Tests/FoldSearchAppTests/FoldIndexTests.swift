@@ -60,7 +60,9 @@ struct FoldIndexTests {
     let records = (0..<400).map { _ in randomText(&g, pieces: g.int(0..<8)) }
     let index = FoldIndex(records)
     for query in ["e", "ss", "a b", "한", "cafe", "s", "fi", "👨"] {
-      for options in [SearchOptions(), .wordStart, .wholeWords, .graphemeAligned] {
+      for options in [
+        SearchOptions(), .wordStart, .wholeWords, .graphemeAligned, [.wordStart, .graphemeAligned],
+      ] {
         let expected = records.indices.compactMap { i -> RecordMatch? in
           let ranges = FoldedText(records[i]).matches(of: query, options: options)
           return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
