@@ -387,7 +387,11 @@ public struct FindSession: Sendable {
       }
       if let starts {
         if history.last?.needle != needle { history.append((needle, starts)) }
-        matchRanges = withScanner { $0.matches(atStarts: starts, length: needle.count) }
+        // Reuses the previous matches' storage.
+        var ranges = matchRanges
+        matchRanges = []
+        withScanner { $0.matches(atStarts: starts, length: needle.count, into: &ranges) }
+        matchRanges = ranges
       } else {
         history = []
         matchRanges = withScanner { $0.matches(of: prepared) }

@@ -176,18 +176,33 @@ struct MatchScanner {
   /// `length` folded bytes at `starts` (increasing).
   func matches(atStarts starts: [Int], length: Int) -> [Range<Int>] {
     var result: [Range<Int>] = []
+    matches(atStarts: starts, length: length, into: &result)
+    return result
+  }
+
+  /// ``matches(atStarts:length:)`` into `result`, whose contents are
+  /// replaced and whose storage is reused when it is large enough (a find
+  /// panel refining its matches on every keystroke allocates nothing).
+  func matches(atStarts starts: [Int], length: Int, into result: inout [Range<Int>]) {
+    result.removeAll(keepingCapacity: true)
+    // Most occurrences are matches once the query has a few letters.
+    result.reserveCapacity(starts.count)
     var resume = 0
     var startCursor = OffsetMap.Cursor()
     var endCursor = OffsetMap.Cursor()
-    for start in starts where start >= resume {
-      if let range = accept(
-        foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor)
-      {
-        result.append(range)
+    map.entries.withUnsafeBufferPointer { entries in
+      for start in starts where start >= resume {
+        guard let lower = startCursor.originalOffset(ofFolded: start, in: entries),
+          lower >= window.lowerBound,
+          var upper = endCursor.originalOffset(ofFolded: start + length, in: entries)
+        else { continue }
+        // As accept(foldedStart:length:startCursor:endCursor:).
+        upper = min(upper, window.upperBound)
+        guard lower < upper, passes(lower..<upper) else { continue }
+        result.append(lower..<upper)
         resume = start + length
       }
     }
-    return result
   }
 
   /// Matches of a query that starts with an ignorable scalar (see

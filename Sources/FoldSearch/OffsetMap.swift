@@ -197,7 +197,18 @@ package struct OffsetMap: Sendable {
     /// ``OffsetMap/originalOffset(ofFolded:)`` for nondecreasing positions.
     @inline(__always)
     package mutating func originalOffset(ofFolded position: Int, in map: OffsetMap) -> Int? {
-      let entries = map.entries
+      map.entries.withUnsafeBufferPointer { originalOffset(ofFolded: position, in: $0) }
+    }
+
+    /// ``originalOffset(ofFolded:in:)`` over the map's entries, for loops
+    /// that hold them for many lookups (no array retain per call).
+    ///
+    /// - Precondition: `entries` are the entries of the map the cursor has
+    ///   walked so far.
+    @inline(__always)
+    package mutating func originalOffset(
+      ofFolded position: Int, in entries: UnsafeBufferPointer<Entry>
+    ) -> Int? {
       var i = index
       // Gallop forward, then binary search the bracketed run.
       var step = 1
@@ -212,7 +223,10 @@ package struct OffsetMap: Sendable {
         if entries[mid].folded <= position { low = mid + 1 } else { high = mid }
       }
       index = low - 1
-      return OffsetMap.original(of: position, entryIndex: index, entries)
+      guard index >= 0 else { return position }
+      let entry = entries[index]
+      if entry.isAtomic { return position == entry.folded ? entry.original : nil }
+      return entry.original + (position - entry.folded)
     }
   }
 
