@@ -157,7 +157,8 @@ package enum CollationFold {
     }
     let captured = folds
     let table = FoldTable(
-      rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges)
+      rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
+      impliedOptions: ._graphemeStart)
     return Folds(folds: folds, table: table)
   }
 

@@ -313,6 +313,10 @@ public struct FindSession: Sendable {
 
   var indexer: TextIndexer { TextIndexer(text: storage.text, invalidSequences: []) }
 
+  /// ``options`` with the filters the profile implies (collation: whole
+  /// grapheme clusters).
+  var effectiveOptions: SearchOptions { options.union(storage.table.impliedOptions) }
+
   private mutating func select(_ index: Int) {
     currentIndex = index
     anchor = matchRanges[index].lowerBound
@@ -340,7 +344,7 @@ public struct FindSession: Sendable {
 
   func withScanner<R>(_ body: (MatchScanner) -> R) -> R {
     let indexer = self.indexer
-    let options = self.options
+    let options = effectiveOptions
     let window = self.window
     let map = storage.map
     return storage.withBuffers { original, folded in
@@ -351,7 +355,7 @@ public struct FindSession: Sendable {
             min($0.lowerBound, original.count)..<min($0.upperBound, original.count)
           }
             ?? 0..<original.count,
-          isGraphemeBoundary: indexer.isGraphemeBoundary))
+          isGraphemeBoundary: options.needsGraphemes ? indexer.makeBoundaryTest() : { _ in true }))
     }
   }
 
@@ -451,7 +455,7 @@ public struct FindSession: Sendable {
     let end = applyEdits([EditableFold.Edit(range: range, replacement: replacement)])
     let inserted = range.lowerBound..<range.lowerBound + replacement.utf8.count
     guard let prepared else { return inserted }
-    if window != nil || options.contains(.graphemeAligned) || prepared.leadingMark != nil {
+    if window != nil || effectiveOptions.needsGraphemes || prepared.leadingMark != nil {
       recomputeAll()
       return inserted
     }

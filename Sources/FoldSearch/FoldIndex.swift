@@ -151,6 +151,7 @@ public struct FoldIndex: Sendable {
     _ query: String, options: SearchOptions = [], ranking: Ranking = .recordOrder
   ) -> [RecordMatch] {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
+    let options = options.union(table.impliedOptions)
     var hits = Hits(wantsTier: ranking == .wordMatchesFirst)
     if prepared.leadingMark != nil {
       // Rare: a query starting with a mark. Search record by record.
@@ -251,7 +252,7 @@ public struct FoldIndex: Sendable {
               let lower = original(ofFolded: local, record: current, entries),
               let upper = original(ofFolded: local + needle.count, record: current, entries)
             else { continue }
-            if !options.isEmpty && !options.contains(.graphemeAligned) {
+            if !options.isEmpty && !options.needsGraphemes {
               // Word tests only need the record's bytes.
               let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
                 (!options.needsWordStart || WordBoundary.isBoundary(lower, in: original))
@@ -293,7 +294,7 @@ public struct FoldIndex: Sendable {
       original: UnsafeBufferPointer(start: nil, count: 0),
       folded: UnsafeBufferPointer(rebasing: all[starts[record]..<starts[record + 1] - 1]),
       map: maps[record], options: options, window: 0..<0,
-      isGraphemeBoundary: indexer.isGraphemeBoundary)
+      isGraphemeBoundary: indexer.makeBoundaryTest())
   }
 
   /// 0 when some match is a whole word, 1 when some match starts a word,

@@ -70,6 +70,12 @@ package final class FoldTable: Sendable {
   package let maxExpansion: Int
   /// Number of distinct 256-scalar blocks (diagnostics).
   package let blockCount: Int
+  /// Filters every search with this table applies on top of the caller's:
+  /// for the collation profiles, matches start on grapheme-cluster
+  /// boundaries, as their oracle (ICU `usearch`, like browsers'
+  /// find-in-page) requires (it lets a match end inside a cluster: "क" is
+  /// found in "कि", "ᅡ" is not found in "하"); none for `foundation`.
+  package let impliedOptions: SearchOptions
 
   /// Builds a table from a per-scalar rule.
   ///
@@ -79,8 +85,10 @@ package final class FoldTable: Sendable {
   ///     than the scalar itself; all others are recorded as identity without
   ///     asking `rule`.
   package init(
-    rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>]
+    rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
+    impliedOptions: SearchOptions = []
   ) {
+    self.impliedOptions = impliedOptions
     var pool: [UInt8] = []
     var poolIndex: [[UInt8]: Int] = [:]
     var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]

@@ -76,6 +76,10 @@ extension FoldedText {
   }
 
   package func byteRanges(of query: FoldedQuery) -> [Range<Int>] {
+    if !table.impliedOptions.isEmpty {
+      // The profile filters matches (collation: whole grapheme clusters).
+      return withScanner(options: [], window: nil) { $0.matches(of: query) }
+    }
     if let mark = query.leadingMark {
       return leadingMarkRanges(mark: mark, rest: query.folded)
     }

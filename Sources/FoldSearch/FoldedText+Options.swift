@@ -21,7 +21,9 @@ extension FoldedText {
     -> [Range<Int>]
   {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
-    if options.isEmpty && range == nil { return byteRanges(of: prepared) }
+    if options.union(table.impliedOptions).isEmpty && range == nil {
+      return byteRanges(of: prepared)
+    }
     return withScanner(options: options, window: range.map(roundedWindow)) {
       $0.matches(of: prepared)
     }
@@ -122,14 +124,16 @@ extension FoldedText {
   /// Runs `body` with a scanner over this text's buffers.
   func withScanner<R>(options: SearchOptions, window: Range<Int>?, _ body: (MatchScanner) -> R) -> R
   {
-    let indexer: TextIndexer? = options.contains(.graphemeAligned) ? makeIndexer() : nil
+    let options = options.union(table.impliedOptions)
+    let isBoundary: ((Int) -> Bool)? =
+      options.needsGraphemes ? makeIndexer().makeBoundaryTest() : nil
     return withOriginalBytes { original in
       foldedBytes.withUnsafeBufferPointer { folded in
         body(
           MatchScanner(
             original: original, folded: folded, map: offsetMap, options: options,
             window: window ?? 0..<original.count,
-            isGraphemeBoundary: { indexer?.isGraphemeBoundary($0) ?? true }))
+            isGraphemeBoundary: { isBoundary?($0) ?? true }))
       }
     }
   }

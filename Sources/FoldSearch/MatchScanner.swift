@@ -44,11 +44,65 @@ struct MatchScanner {
       return false
     }
     if options.contains(.graphemeAligned)
-      && !(isGraphemeBoundary(range.lowerBound) && isGraphemeBoundary(range.upperBound))
+      && !(isClusterBoundary(range.lowerBound) && isClusterBoundary(range.upperBound))
     {
       return false
     }
+    if options.contains(._graphemeStart) && !isClusterBoundary(range.lowerBound) {
+      return false
+    }
     return true
+  }
+
+  /// Whether original offset `i` is a grapheme-cluster boundary: decided
+  /// from the two scalars around it when that is certain (the common case),
+  /// else by ``isGraphemeBoundary``.
+  @inline(__always)
+  func isClusterBoundary(_ i: Int) -> Bool {
+    Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i)
+  }
+
+  /// Whether `i` is a grapheme-cluster boundary of `bytes`, when the scalar
+  /// before it and the scalar at it settle it by themselves under the
+  /// Unicode rules (UAX #29): the scalar at `i` is one nothing attaches to
+  /// (below U+0300 except © and ®, or a letter of a script without marks
+  /// or conjuncts in its range: Greek, Cyrillic, Armenian, Hebrew and
+  /// Arabic letters, kana, CJK ideographs, Hangul syllables), and the one
+  /// before is not a prepended concatenation mark, CR before LF, or a Hangul
+  /// leading jamo before a syllable. nil when unsure (and for U+FFFD, which
+  /// may stand for ill-formed bytes).
+  @inline(__always)
+  static func quickGraphemeBoundary(_ i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard i > 0, i < bytes.count else { return true }
+    guard let after = WordBoundary.scalar(at: i, in: bytes),
+      let before = WordBoundary.scalar(endingAt: i, in: bytes), after != 0xFFFD, before != 0xFFFD
+    else { return nil }
+    if before == 0x0D { return after != 0x0A }
+    // Controls, CR and LF break before them, even after a prepended mark.
+    if after < 0x20 || (0x7F...0x9F).contains(after) || after == 0xAD { return true }
+    if before >= 0x600 && isPrepend(before) { return false }
+    if after < 0x300 { return after == 0xA9 || after == 0xAE ? nil : true }
+    switch after {
+    case 0x370...0x482, 0x48A...0x52F, 0x531...0x556, 0x561...0x587, 0x5D0...0x5EA,
+      0x620...0x64A, 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF:
+      return true
+    case 0xAC00...0xD7A3:
+      // A leading jamo joins a following syllable (GB6).
+      return (0x1100...0x115F).contains(before) || (0xA960...0xA97F).contains(before) ? false : true
+    default:
+      return nil
+    }
+  }
+
+  /// Grapheme_Cluster_Break=Prepend (Unicode 15.1).
+  static func isPrepend(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0xD4E, 0x110BD, 0x110CD,
+      0x111C2...0x111C3, 0x1193F, 0x11941, 0x11A3A, 0x11A84...0x11A89, 0x11D46, 0x11F02:
+      return true
+    default:
+      return false
+    }
   }
 
   /// The original range of the occurrence of `length` folded bytes at folded
@@ -319,7 +373,116 @@ struct TextIndexer {
   }
 
   /// Whether original offset `offset` is a `Character` boundary of `text`.
+  ///
+  /// A single lookup; for many, use ``makeBoundaryTest()``, which is never
+  /// slower than linear in total.
   func isGraphemeBoundary(_ offset: Int) -> Bool {
     index(ofOriginal: offset).samePosition(in: text) != nil
+  }
+
+  /// A test of whether original offsets are `Character` boundaries, for a
+  /// sequence of lookups that mostly move forward (match starts and ends).
+  ///
+  /// `String.Index.samePosition(in:)` finds the start of the cluster that
+  /// ends at the index by walking backwards, which inside a long cluster (a
+  /// run of regional indicators, an emoji ZWJ chain, a run of marks, Hangul
+  /// jamo, an Indic conjunct chain) costs the cluster's length: a search
+  /// with many candidates there would be quadratic. The test keeps two
+  /// cursors on known boundaries (one tends to follow match starts, the
+  /// other match ends) and walks `Character`s forward from the nearer one
+  /// when the offset is close or its neighbourhood is such a cluster; each
+  /// cursor only moves forward, so the walking costs O(n) in all. Elsewhere
+  /// it asks `samePosition(in:)`, which is O(1) there.
+  func makeBoundaryTest() -> (Int) -> Bool {
+    let cursor = GraphemeBoundaryCursor(indexer: self)
+    return { cursor.isBoundary($0) }
+  }
+}
+
+/// The state of ``TextIndexer/makeBoundaryTest()``.
+final class GraphemeBoundaryCursor {
+  /// A known `Character` boundary and the one after it (`at == next` until
+  /// that is known), so that lookups inside one long cluster cost O(1).
+  private struct Cursor {
+    var at: String.Index
+    var next: String.Index
+  }
+
+  private let indexer: TextIndexer
+  private let text: String
+  /// Two cursors, `cursors.0.at <= cursors.1.at`.
+  private var cursors: (Cursor, Cursor)
+  /// A lookup this close to a cursor walks forward rather than asking
+  /// `samePosition(in:)`.
+  private static let walkLimit = 256
+
+  init(indexer: TextIndexer) {
+    self.indexer = indexer
+    text = indexer.text
+    let start = Cursor(at: text.startIndex, next: text.startIndex)
+    cursors = (start, start)
+  }
+
+  func isBoundary(_ offset: Int) -> Bool {
+    let i = indexer.index(ofOriginal: offset)
+    if i <= text.startIndex || i >= text.endIndex { return true }
+    let useSecond = cursors.1.at <= i
+    guard useSecond || cursors.0.at <= i else {
+      // Behind both cursors: a lone lookup.
+      return i.samePosition(in: text) != nil
+    }
+    var cursor = useSecond ? cursors.1 : cursors.0
+    if i == cursor.at || i == cursor.next { return true }
+    if i < cursor.next { return false }
+    let close = text.utf8.distance(from: cursor.next, to: i) <= Self.walkLimit
+    if !close && !isInsideLongClusterRisk(i) {
+      let answer = i.samePosition(in: text) != nil
+      if answer { store(Cursor(at: i, next: i), second: useSecond) }
+      return answer
+    }
+    // Walk from the last known boundary to the first one at or after `i`.
+    if cursor.next > cursor.at { cursor.at = cursor.next }
+    while true {
+      let after = text.index(after: cursor.at)
+      cursor.next = after
+      if after > i { break }
+      cursor.at = after
+      if after == i { break }
+    }
+    store(cursor, second: useSecond)
+    return cursor.at == i
+  }
+
+  private func store(_ cursor: Cursor, second: Bool) {
+    if second { cursors.1 = cursor } else { cursors.0 = cursor }
+    if cursors.0.at > cursors.1.at { cursors = (cursors.1, cursors.0) }
+  }
+
+  /// Whether one of the two scalars before `i` can continue a cluster from
+  /// far back (so that `samePosition(in:)` may walk far): a regional
+  /// indicator, ZWJ, an ignorable (Grapheme_Extend, skin tone), a spacing
+  /// mark, a Hangul jamo or a prepended concatenation mark.
+  private func isInsideLongClusterRisk(_ i: String.Index) -> Bool {
+    let scalars = text.unicodeScalars
+    var index = i
+    for _ in 0..<2 {
+      guard index > scalars.startIndex else { return false }
+      index = scalars.index(before: index)
+      if Self.mayChain(scalars[index]) { return true }
+    }
+    return false
+  }
+
+  private static func mayChain(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    if value < 0x300 { return false }
+    switch value {
+    case 0x1F1E6...0x1F1FF, 0x200D, 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF,
+      0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0xD4E, 0x110BD, 0x110CD:
+      return true
+    default:
+      return UnicodeData.isIgnorable(scalar)
+        || scalar.properties.generalCategory == .spacingMark
+    }
   }
 }

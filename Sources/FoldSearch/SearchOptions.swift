@@ -91,6 +91,14 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// ```
   public static let graphemeAligned = SearchOptions(rawValue: 1 << 2)
 
+  /// Only matches that start on a grapheme-cluster boundary (their end may
+  /// fall inside a cluster): what ICU `usearch` enforces, implied by the
+  /// collation profiles. Not API: a profile sets it.
+  package static let _graphemeStart = SearchOptions(rawValue: 1 << 16)
+
+  /// Whether some filter needs grapheme-cluster boundaries.
+  var needsGraphemes: Bool { !isDisjoint(with: [.graphemeAligned, ._graphemeStart]) }
+
   /// Whether matches must start a word (``wordStart`` or ``wholeWords``).
   var needsWordStart: Bool { !isDisjoint(with: [.wordStart, .wholeWords]) }
 }

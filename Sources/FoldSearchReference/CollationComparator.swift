@@ -89,7 +89,9 @@ public enum CollationComparator {
             && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
       })
         || normalized.contains(where: { range in
-          range.overlaps(region) && !boundaries.contains(range.lowerBound)
+          range.overlaps(region)
+            && !(boundaries.contains(range.lowerBound)
+              && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
         })
       {
         found = .c2

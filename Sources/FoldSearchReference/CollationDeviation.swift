@@ -11,11 +11,14 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// to the next grapheme-cluster boundary. Text "ab\u{AD}", query "ab":
   /// engine [0,4), usearch [0,2).
   case c1 = "C1"
-  /// C2 — match boundaries inside a grapheme cluster: `usearch` rejects a
-  /// match that starts or ends inside an extended grapheme cluster (a base
-  /// without its spacing vowel sign, one jamo of an L V T sequence, part of
-  /// an emoji ZWJ sequence); the engine, as in the foundation profile (rule
-  /// 7), accepts it. Text "कि", query "क": engine [0,3), usearch none.
+  /// C2 — match boundaries inside a grapheme cluster. Like `usearch`, the
+  /// collation profile rejects a match that starts inside an extended
+  /// grapheme cluster ("ᅢ" is not found in "애" spelled with jamo) and
+  /// accepts one that ends inside one ("क" is found in "कि"). `usearch` also
+  /// rejects some ends inside a cluster (a decomposable letter followed by a
+  /// combining mark with a primary weight: text "ऱ्ढ", query "ऱ": engine
+  /// [0,3), usearch none), and its cluster rules are Unicode 15.0's (ICU 72)
+  /// where the engine's are Swift's `Character`s (15.1: Indic conjuncts).
   case c2 = "C2"
   /// C3 — contractions: several scalars the collator weighs as one unit (root:
   /// и/И + U+0306 = й, Thai and Lao prevowel + consonant, Indic, Tibetan,

@@ -1,0 +1,83 @@
+import Testing
+
+@testable import FoldSearch
+
+/// ``TextIndexer/makeBoundaryTest()``: the linear-time `Character` boundary
+/// test behind `.graphemeAligned` and the collation profiles (its time
+/// bounds are in ReliabilityTests' "Hostile input: grapheme boundaries").
+@Suite("Grapheme boundary test")
+struct GraphemeBoundaryCursorTests {
+  /// The boundary test agrees with `Character` boundaries, whatever the
+  /// order of lookups (forward with gaps, backward, repeated).
+  @Test func agreesWithCharacterBoundaries() {
+    let text =
+      "a\u{301}\u{1F1E6}\u{1F1E7}\u{1F1E8}x\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+      + "\u{1100}\u{1161}\u{11A8}\u{915}\u{94D}\u{937}\u{93F} \r\n"
+      + String(repeating: "\u{1F1E6}", count: 301) + "b" + String(repeating: "e\u{301}", count: 200)
+    var boundaries: Set<Int> = [0]
+    var offset = 0
+    for character in text {
+      offset += character.utf8.count
+      boundaries.insert(offset)
+    }
+    let scalarStarts =
+      [0]
+      + text.unicodeScalars.reduce(into: [Int]()) {
+        $0.append(($0.last ?? 0) + $1.utf8.count)
+      }
+    var state: UInt64 = 7
+    for round in 0..<40 {
+      var order = scalarStarts
+      if round % 4 == 1 { order.reverse() }
+      if round % 4 >= 2 {
+        for i in order.indices.reversed() {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          order.swapAt(i, Int(state >> 33) % (i + 1))
+        }
+        if round % 4 == 3 { order.sort() }
+      }
+      let test = TextIndexer(text: text, invalidSequences: []).makeBoundaryTest()
+      for offset in order {
+        #expect(test(offset) == boundaries.contains(offset), "offset \(offset), round \(round)")
+      }
+    }
+  }
+
+  /// The quick two-scalar test, where it answers, agrees with `Character`
+  /// boundaries in every triple of scalars from a set that exercises each
+  /// rule of UAX #29.
+  @Test func quickTestAgreesWithCharacterBoundaries() {
+    let scalars: [UInt32] = [
+      0x61, 0x20, 0x0D, 0x0A, 0xA9, 0xAE, 0xE9, 0x301, 0x345, 0x3B1, 0x430, 0x5D0, 0x5B8, 0x627,
+      0x64B, 0x600, 0x915, 0x94D, 0x93F, 0x200D, 0x200C, 0xFE0F, 0x1F1E6, 0x1F468, 0x1F3FB,
+      0x1100, 0x1161, 0x11A8, 0xAC00, 0xAC01, 0x3042, 0x3099, 0x4E00, 0xE01, 0xE40, 0xFFFD,
+    ]
+    var answered = 0
+    for a in scalars {
+      for b in scalars {
+        for c in scalars {
+          let parts = [a, b, c].map { String(Unicode.Scalar($0)!) }
+          let text = parts.joined()
+          var boundaries: Set<Int> = [0]
+          var offset = 0
+          for character in text {
+            offset += character.utf8.count
+            boundaries.insert(offset)
+          }
+          var bytes = Array(text.utf8)
+          bytes.withUnsafeMutableBufferPointer { buffer in
+            let buffer = UnsafeBufferPointer(buffer)
+            for i in [parts[0].utf8.count, parts[0].utf8.count + parts[1].utf8.count] {
+              guard let quick = MatchScanner.quickGraphemeBoundary(i, in: buffer) else { continue }
+              answered += 1
+              #expect(
+                quick == boundaries.contains(i),
+                "\([a, b, c].map { String($0, radix: 16) }) at \(i)")
+            }
+          }
+        }
+      }
+    }
+    #expect(answered > 10_000)
+  }
+}
