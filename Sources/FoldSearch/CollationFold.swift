@@ -158,7 +158,7 @@ package enum CollationFold {
     let captured = folds
     let table = FoldTable(
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
-      impliedOptions: ._graphemeStart)
+      impliedOptions: [._graphemeStart, ._clusterEnd])
     return Folds(folds: folds, table: table)
   }
 

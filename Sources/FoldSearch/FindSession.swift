@@ -355,7 +355,8 @@ public struct FindSession: Sendable {
             min($0.lowerBound, original.count)..<min($0.upperBound, original.count)
           }
             ?? 0..<original.count,
-          isGraphemeBoundary: options.needsGraphemes ? indexer.makeBoundaryTest() : { _ in true }))
+          isGraphemeBoundary: options.needsGraphemes ? indexer.makeBoundaryTest() : { _ in true },
+          table: storage.table))
     }
   }
 

@@ -250,7 +250,7 @@ public struct FoldIndex: Sendable {
             let local = offset - starts[current]
             guard local >= resume,
               let lower = original(ofFolded: local, record: current, entries),
-              let upper = original(ofFolded: local + needle.count, record: current, entries)
+              var upper = original(ofFolded: local + needle.count, record: current, entries)
             else { continue }
             if !options.isEmpty && !options.needsGraphemes {
               // Word tests only need the record's bytes.
@@ -266,13 +266,15 @@ public struct FoldIndex: Sendable {
               }
               let template = scanner!
               let map = maps[current]
-              let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
+              let range = records[current].utf8.withContiguousStorageIfAvailable { original in
                 MatchScanner(
                   original: original, folded: template.folded, map: map, options: options,
-                  window: 0..<original.count, isGraphemeBoundary: template.isGraphemeBoundary
-                ).passes(lower..<upper)
+                  window: 0..<original.count, isGraphemeBoundary: template.isGraphemeBoundary,
+                  table: table
+                ).finish(lower, upper)
               }!
-              guard passes else { continue }
+              guard let range else { continue }
+              upper = range.upperBound
             }
             hits.ranges.append(lower..<upper)
             resume = local + needle.count

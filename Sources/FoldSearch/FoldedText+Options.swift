@@ -133,7 +133,7 @@ extension FoldedText {
           MatchScanner(
             original: original, folded: folded, map: offsetMap, options: options,
             window: window ?? 0..<original.count,
-            isGraphemeBoundary: { isBoundary?($0) ?? true }))
+            isGraphemeBoundary: { isBoundary?($0) ?? true }, table: table))
       }
     }
   }

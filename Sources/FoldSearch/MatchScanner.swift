@@ -26,8 +26,12 @@ struct MatchScanner {
   /// The original byte range searched; matches lie inside it.
   let window: Range<Int>
   /// Answers whether an original offset is a grapheme-cluster boundary;
-  /// consulted only with ``SearchOptions/graphemeAligned``.
+  /// consulted only with ``SearchOptions/graphemeAligned`` and the options
+  /// a profile implies.
   let isGraphemeBoundary: (Int) -> Bool
+  /// The profile's fold table (which scalars are ignorable), for
+  /// `_clusterEnd`.
+  var table: FoldTable? = nil
 
   /// The folded counterpart of ``window``.
   var foldedWindow: Range<Int> {
@@ -125,12 +129,45 @@ struct MatchScanner {
   ) -> Range<Int>? {
     guard let lower = startCursor.originalOffset(ofFolded: start, in: map),
       lower >= window.lowerBound,
-      var upper = endCursor.originalOffset(ofFolded: start + length, in: map)
+      let upper = endCursor.originalOffset(ofFolded: start + length, in: map)
     else { return nil }
-    // D1 extends an end over the marks after it; not past the window.
-    upper = min(upper, window.upperBound)
+    return finish(lower, upper)
+  }
+
+  /// The match for an occurrence mapped to original `lower..<upper`, or nil
+  /// when a filter rejects it: the end is clamped to the window (D1 extends
+  /// an end over the marks after it, not past the window) and, with
+  /// `_clusterEnd`, pulled back to the first cluster boundary after the
+  /// match's last non-ignorable scalar.
+  @inline(__always)
+  func finish(_ lower: Int, _ upper: Int) -> Range<Int>? {
+    var upper = min(upper, window.upperBound)
+    if options.contains(._clusterEnd) { upper = clusterEnd(lower, upper) }
     guard lower < upper, passes(lower..<upper) else { return nil }
     return lower..<upper
+  }
+
+  /// `usearch`'s end rule: the ignorable scalars after a match belong to it
+  /// only up to the first grapheme-cluster boundary after its last
+  /// non-ignorable scalar (text "ab\u{AD}", query "ab": [0,2), the soft
+  /// hyphen starts a cluster; text "ab\u{301}": [0,4)).
+  func clusterEnd(_ lower: Int, _ upper: Int) -> Int {
+    guard let table else { return upper }
+    var trimmed = upper
+    while trimmed > lower {
+      var start = trimmed - 1
+      while start > lower, original[start] & 0xC0 == 0x80 { start -= 1 }
+      guard let value = WordBoundary.scalar(at: start, in: original), value >= 0x80 || value < 0x20,
+        table.entry(value).isIgnorable
+      else { break }
+      trimmed = start
+    }
+    var end = trimmed
+    while end < upper && !isClusterBoundary(end) {
+      let b0 = original[end]
+      end += b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 1
+    }
+    return min(end, upper)
   }
 
   /// Calls `body` with each match that starts at or after original offset
@@ -248,12 +285,10 @@ struct MatchScanner {
       for start in starts where start >= resume {
         guard let lower = startCursor.originalOffset(ofFolded: start, in: entries),
           lower >= window.lowerBound,
-          var upper = endCursor.originalOffset(ofFolded: start + length, in: entries)
+          let upper = endCursor.originalOffset(ofFolded: start + length, in: entries),
+          let range = finish(lower, upper)
         else { continue }
-        // As accept(foldedStart:length:startCursor:endCursor:).
-        upper = min(upper, window.upperBound)
-        guard lower < upper, passes(lower..<upper) else { continue }
-        result.append(lower..<upper)
+        result.append(range)
         resume = start + length
       }
     }

@@ -96,8 +96,15 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// collation profiles. Not API: a profile sets it.
   package static let _graphemeStart = SearchOptions(rawValue: 1 << 16)
 
+  /// A match's end extends over the ignorable scalars that follow it only
+  /// up to the first grapheme-cluster boundary (`usearch`'s rule, implied
+  /// by the collation profiles). Not API: a profile sets it.
+  package static let _clusterEnd = SearchOptions(rawValue: 1 << 17)
+
   /// Whether some filter needs grapheme-cluster boundaries.
-  var needsGraphemes: Bool { !isDisjoint(with: [.graphemeAligned, ._graphemeStart]) }
+  var needsGraphemes: Bool {
+    !isDisjoint(with: [.graphemeAligned, ._graphemeStart, ._clusterEnd])
+  }
 
   /// Whether matches must start a word (``wordStart`` or ``wholeWords``).
   var needsWordStart: Bool { !isDisjoint(with: [.wordStart, .wholeWords]) }

@@ -67,13 +67,22 @@ public enum CollationComparator {
 
     let queryScalars = Array(
       query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
-    let regions = Comparator.differenceRegions(engine: engine, reference: normalized)
+    // Regions against usearch's own ranges: the engine follows usearch's end
+    // rule, so where they agree the normalized ends would differ.
+    let regions = Comparator.differenceRegions(engine: engine, reference: reference)
     guard let firstRegion = regions.first else { return (.unexplained, nil) }
     let contractions = contractionList(locale: locale)
     let boundaries = graphemeBoundaries(text)
     var first: CollationDeviation?
     for region in regions {
       var found: CollationDeviation?
+      // C1 in this region: the engine agrees with usearch's extended ends.
+      if engine.filter({ $0.overlaps(region) }) == normalized.filter({ $0.overlaps(region) })
+        && !engine.filter({ $0.overlaps(region) }).isEmpty
+      {
+        if first == nil { first = .c1 }
+        continue
+      }
       let indices = layout.scalarIndices(startingIn: region)
       let widened =
         max(0, indices.lowerBound - 1)..<min(layout.scalars.count, indices.upperBound + 1)

@@ -6,10 +6,12 @@
 /// minimal example. ``CollationComparator`` attributes a disagreement to a
 /// class only when the class's trigger is present locally.
 public enum CollationDeviation: String, CaseIterable, Sendable {
-  /// C1 — trailing ignorables: the engine's match end extends over every
-  /// scalar without a primary weight that follows it (as D1); `usearch` only
-  /// to the next grapheme-cluster boundary. Text "ab\u{AD}", query "ab":
-  /// engine [0,4), usearch [0,2).
+  /// C1 — trailing ignorables: a match end that extends over more of the
+  /// following scalars without a primary weight than `usearch`'s does. The
+  /// collation profiles apply `usearch`'s rule (up to the first
+  /// grapheme-cluster boundary: text "ab\u{AD}", query "ab": [0,2)), so the
+  /// generated cases no longer produce it; the class stays for inputs where
+  /// the two cluster rules differ.
   case c1 = "C1"
   /// C2 — match boundaries inside a grapheme cluster. Like `usearch`, the
   /// collation profile rejects a match that starts inside an extended
