@@ -36,7 +36,7 @@ let package = Package(
     .target(name: "_FoldSearchBytes", dependencies: ["_FoldSearchSIMD"]),
     .target(
       name: "FoldSearch",
-      dependencies: ["_FoldSearchCShim", "_FoldSearchBytes"]
+      dependencies: ["_FoldSearchCShim", "_FoldSearchBytes", "_FoldSearchSIMD"]
     ),
     .target(
       name: "FoldSearchReference",
@@ -86,7 +86,7 @@ let package = Package(
     ),
     .testTarget(
       name: "_FoldSearchBytesTests",
-      dependencies: ["_FoldSearchBytes"]
+      dependencies: ["_FoldSearchBytes", "_FoldSearchSIMD"]
     ),
     .testTarget(
       name: "FoldSearchTests",

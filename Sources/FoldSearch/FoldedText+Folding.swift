@@ -1,3 +1,5 @@
+import _FoldSearchSIMD
+
 /// Folding a UTF-8 buffer into folded UTF-8 plus its ``OffsetMap``.
 ///
 /// ## Idea
@@ -58,19 +60,42 @@ extension FoldedText {
       let ascii = table.asciiFold.baseAddress!
       let plainASCII = table.asciiIsPlainLowercase
       let twoByte = table.twoByte.baseAddress!
+      let level = fssimd_best_level()
       var i = 0
       var o = 0
       while i < count {
         while plainASCII && i &+ 8 <= count {
           // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
           let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-          if word & 0x8080_8080_8080_8080 != 0 { break }
+          let high = word & 0x8080_8080_8080_8080
           let upper =
             (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
             & 0x8080_8080_8080_8080
+          // SAFETY: as above; bytes stored past the ASCII prefix are
+          // overwritten by the folds that follow (output is written in order).
           UnsafeMutableRawPointer(out + o).storeBytes(of: word | upper &>> 2, as: UInt64.self)
+          if high != 0 {
+            // Keep the ASCII bytes before the first non-ASCII one (their
+            // lowercasing is exact: carries only run towards later bytes).
+            #if _endian(little)
+              let prefix = high.trailingZeroBitCount &>> 3
+            #else
+              let prefix = high.leadingZeroBitCount &>> 3
+            #endif
+            i &+= prefix
+            o &+= prefix
+            break
+          }
           i &+= 8
           o &+= 8
+          if count &- i >= 64 {
+            // A run of ASCII: continue it with the vector kernel.
+            // SAFETY: `out + o` has room for the `count - i` bytes (o stays
+            // within i * maxExpansion), as the kernel requires.
+            let r = Int(fssimd_ascii_lower(level, source + i, Int64(count &- i), out + o))
+            i &+= r
+            o &+= r
+          }
         }
         guard i < count else { break }
         let b0 = source[i]

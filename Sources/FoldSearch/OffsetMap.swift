@@ -111,6 +111,7 @@ package struct OffsetMap: Sendable {
   /// Reserves room for `count` entries.
   package mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
+  @inline(__always)
   private mutating func append(_ entry: Entry) {
     if let last = entries.last, last.folded == entry.folded {
       // Only ignorables lay between: the later original position wins.

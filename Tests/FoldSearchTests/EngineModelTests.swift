@@ -54,6 +54,30 @@ struct EngineModelTests {
     }
   }
 
+  /// ASCII runs of every length around the fold's 8-byte and vector steps,
+  /// with non-ASCII scalars at every offset: the folded bytes are those of
+  /// each scalar folded alone, and the map round-trips.
+  @Test func asciiRunsAroundVectorWidths() {
+    var rng = SplitMix64(seed: 0xF01D)
+    let ascii = Array("@AZ[`az{09 Hello WORLD".unicodeScalars)
+    let others: [Unicode.Scalar] = ["é", "É", "ß", "\u{301}", "한", "😀", "ﬁ", "İ", "Σ"]
+    for length in 0...150 {
+      for trial in 0..<6 {
+        var scalars = (0..<length).map { _ in ascii.randomElement(using: &rng)! }
+        for _ in 0..<trial where length > 0 {
+          scalars[Int.random(in: 0..<length, using: &rng)] = others.randomElement(using: &rng)!
+        }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        let text = String(view)
+        let folded = FoldedText(text)
+        let expected = scalars.flatMap { FoldedText(String($0)).foldedBytes }
+        #expect(folded.foldedBytes == expected, "length \(length) trial \(trial): \(text)")
+        #expect(folded.offsetMap.violations().isEmpty, "length \(length) trial \(trial)")
+      }
+    }
+  }
+
   @Test func asciiNeedsNoMapEntries() {
     let text = String(
       (0..<10_000).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0...127))) })
