@@ -64,6 +64,14 @@ package final class FoldTable: Sendable {
   /// False for a collation tailoring such as Turkish (I → ı) or where ASCII
   /// controls are ignorable; ASCII then takes the general path.
   package let asciiIsPlainLowercase: Bool
+  /// Whether TAB…CR and the printable ASCII bytes (0x20–0x7E) fold by plain
+  /// lowercasing, whatever the other controls do (the collation profiles
+  /// make those ignorable): the fold's word-at-a-time and vector paths then
+  /// run and stop at control bytes.
+  package let asciiPrintableIsPlain: Bool
+  /// `asciiSimple[b]`: ASCII byte b folds to the one byte `asciiFold[b]`
+  /// (the fold loop's one-byte path); otherwise it takes the general path.
+  nonisolated(unsafe) package let asciiSimple: UnsafeMutableBufferPointer<Bool>
   /// The largest ratio of folded to original UTF-8 length of any scalar
   /// (and of U+FFFD for a one-byte ill-formed sequence): bounds the folded
   /// buffer's size.
@@ -162,6 +170,20 @@ package final class FoldTable: Sendable {
       }
     }
     self.asciiIsPlainLowercase = plain
+    var printable = true
+    self.asciiSimple = .allocate(capacity: 128)
+    for b in 0..<128 {
+      let e = Entry(rawValue: self.stage2[Int(self.stage1[0]) << 8 | b])
+      let lowered = (65...90).contains(b) ? b + 32 : b
+      let folds =
+        e.isIdentity
+        ? b : e.isIgnorable || e.isAtomic || e.length != 1 ? -1 : Int(self.pool[e.offset])
+      self.asciiSimple[b] = folds == Int(self.asciiFold[b]) && folds >= 0 && folds < 0x80
+      if (0x09...0x0D).contains(b) || (0x20...0x7E).contains(b) {
+        printable = printable && folds == lowered
+      }
+    }
+    self.asciiPrintableIsPlain = printable
 
     // Two-byte scalars, packed; and the expansion bound over every entry.
     var maxExpansion = 3  // one ill-formed byte becomes U+FFFD's three

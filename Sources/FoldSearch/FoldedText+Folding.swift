@@ -61,13 +61,27 @@ extension FoldedText {
       let plainASCII = table.asciiIsPlainLowercase
       let twoByte = table.twoByte.baseAddress!
       let level = fssimd_best_level()
+      // Word-at-a-time and vector ASCII paths: for tables whose printable
+      // ASCII folds by plain lowercasing; they stop at non-ASCII bytes and,
+      // unless every ASCII byte folds that way, at control bytes.
+      let wideASCII = table.asciiPrintableIsPlain
+      let stopAtControls = !plainASCII
+      let simple = table.asciiSimple.baseAddress!
       var i = 0
       var o = 0
       while i < count {
-        while plainASCII && i &+ 8 <= count {
+        while wideASCII && i &+ 8 <= count {
           // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
           let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-          let high = word & 0x8080_8080_8080_8080
+          var high = word & 0x8080_8080_8080_8080
+          if stopAtControls {
+            // Bytes below 0x20, and 0x7F (exact up to the first one found:
+            // borrows only reach later bytes).
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            high |=
+              ((word &- 0x2020_2020_2020_2020) | (del &- 0x0101_0101_0101_0101)) & ~word
+              & 0x8080_8080_8080_8080
+          }
           let upper =
             (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
             & 0x8080_8080_8080_8080
@@ -92,14 +106,16 @@ extension FoldedText {
             // A run of ASCII: continue it with the vector kernel.
             // SAFETY: `out + o` has room for the `count - i` bytes (o stays
             // within i * maxExpansion), as the kernel requires.
-            let r = Int(fssimd_ascii_lower(level, source + i, Int64(count &- i), out + o))
+            let r = Int(
+              fssimd_ascii_lower(
+                level, source + i, Int64(count &- i), out + o, stopAtControls ? 1 : 0))
             i &+= r
             o &+= r
           }
         }
         guard i < count else { break }
         let b0 = source[i]
-        if b0 < 0x80 && plainASCII {
+        if b0 < 0x80 && simple[Int(b0)] {
           out[o] = ascii[Int(b0)]
           i &+= 1
           o &+= 1

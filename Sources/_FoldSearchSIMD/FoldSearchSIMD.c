@@ -229,43 +229,57 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
 #if defined(FSSIMD_HAS_X86)
 // Signed compares: bytes >= 0x80 are negative, so never in 'A'..'Z'.
 __attribute__((target("avx2"))) static int64_t fssimd_ascii_lower_avx2(const uint8_t *src,
-                                                                        int64_t n, uint8_t *dst) {
+                                                                        int64_t n, uint8_t *dst,
+                                                                        int32_t controls) {
   const __m256i below = _mm256_set1_epi8('A' - 1), above = _mm256_set1_epi8('Z' + 1);
   const __m256i delta = _mm256_set1_epi8(0x20);
+  const __m256i space = _mm256_set1_epi8(0x20), del = _mm256_set1_epi8(0x7F);
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
     __m256i upper = _mm256_and_si256(_mm256_cmpgt_epi8(v, below), _mm256_cmpgt_epi8(above, v));
     _mm256_storeu_si256((__m256i *)(dst + i), _mm256_add_epi8(v, _mm256_and_si256(upper, delta)));
-    uint32_t high = (uint32_t)_mm256_movemask_epi8(v);
-    if (high != 0) return i + __builtin_ctz(high);
+    uint32_t stop = (uint32_t)_mm256_movemask_epi8(v);
+    if (controls) {
+      // Signed: bytes >= 0x80 are negative, below 0x20 too (already stops).
+      stop |= (uint32_t)_mm256_movemask_epi8(
+          _mm256_or_si256(_mm256_cmpgt_epi8(space, v), _mm256_cmpeq_epi8(v, del)));
+    }
+    if (stop != 0) return i + __builtin_ctz(stop);
   }
   return i;
 }
 
-static int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst) {
+static int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst,
+                                       int32_t controls) {
   const __m128i below = _mm_set1_epi8('A' - 1), above = _mm_set1_epi8('Z' + 1);
   const __m128i delta = _mm_set1_epi8(0x20);
+  const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
     __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(v, below), _mm_cmpgt_epi8(above, v));
     _mm_storeu_si128((__m128i *)(dst + i), _mm_add_epi8(v, _mm_and_si128(upper, delta)));
-    uint32_t high = (uint32_t)_mm_movemask_epi8(v);
-    if (high != 0) return i + __builtin_ctz(high);
+    uint32_t stop = (uint32_t)_mm_movemask_epi8(v);
+    if (controls) {
+      stop |= (uint32_t)_mm_movemask_epi8(
+          _mm_or_si128(_mm_cmpgt_epi8(space, v), _mm_cmpeq_epi8(v, del)));
+    }
+    if (stop != 0) return i + __builtin_ctz(stop);
   }
   return i;
 }
 #endif
 
-int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst) {
+int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst,
+                           int32_t stop_at_controls) {
   if (n <= 0) return 0;
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
     case FSSIMD_LEVEL_AVX2:
-      return fssimd_ascii_lower_avx2(src, n, dst);
+      return fssimd_ascii_lower_avx2(src, n, dst, stop_at_controls);
     case FSSIMD_LEVEL_SSE2:
-      return fssimd_ascii_lower_sse2(src, n, dst);
+      return fssimd_ascii_lower_sse2(src, n, dst, stop_at_controls);
 #endif
     default:
       return 0;

@@ -57,9 +57,10 @@ struct EngineModelTests {
   /// ASCII runs of every length around the fold's 8-byte and vector steps,
   /// with non-ASCII scalars at every offset: the folded bytes are those of
   /// each scalar folded alone, and the map round-trips.
-  @Test func asciiRunsAroundVectorWidths() {
+  @Test(arguments: [FoldProfile.foundation, .collation, .collation(locale: "tr")])
+  func asciiRunsAroundVectorWidths(profile: FoldProfile) {
     var rng = SplitMix64(seed: 0xF01D)
-    let ascii = Array("@AZ[`az{09 Hello WORLD".unicodeScalars)
+    let ascii = Array("@AZ[`az{09 Hello WORLD\t\n\u{1}\u{7F}".unicodeScalars)
     let others: [Unicode.Scalar] = ["é", "É", "ß", "\u{301}", "한", "😀", "ﬁ", "İ", "Σ"]
     for length in 0...150 {
       for trial in 0..<6 {
@@ -70,8 +71,8 @@ struct EngineModelTests {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars)
         let text = String(view)
-        let folded = FoldedText(text)
-        let expected = scalars.flatMap { FoldedText(String($0)).foldedBytes }
+        let folded = FoldedText(text, profile: profile)
+        let expected = scalars.flatMap { FoldedText(String($0), profile: profile).foldedBytes }
         #expect(folded.foldedBytes == expected, "length \(length) trial \(trial): \(text)")
         #expect(folded.offsetMap.violations().isEmpty, "length \(length) trial \(trial)")
       }

@@ -9,17 +9,19 @@ import _FoldSearchSIMD
 struct ASCIIFoldKernelTests {
   static var levels: [Int32] { Array(0...fssimd_best_level()) }
 
-  @Test(arguments: levels)
-  func lowercasesUpToTheFirstNonASCIIByte(level: Int32) {
+  @Test(arguments: levels, [Int32(0), 1])
+  func lowercasesUpToTheFirstStoppingByte(level: Int32, controls: Int32) {
     var rng = SplitMix64(seed: 0xA5C11 &+ UInt64(level))
     // Bytes around the letter ranges' edges, and a few non-ASCII ones.
-    let alphabet: [UInt8] = Array("@AZ[`az{09 \n\t".utf8) + [0x00, 0x7F]
+    let alphabet: [UInt8] =
+      Array("@AZ[`az{09 HelloWorld".utf8) + Array(repeating: 0x41, count: 12) + [0x0A, 0x00, 0x7F]
     for n in 0...140 {
       for trial in 0..<8 {
         var source = (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
-        var firstHigh = n
-        if trial > 0 && n > 0 {
-          firstHigh = Int(rng.next() % UInt64(n))
+        var firstHigh =
+          controls == 0 ? n : source.firstIndex { $0 < 0x20 || $0 == 0x7F } ?? n
+        if trial > 0 && n > 0 && firstHigh > 0 {
+          firstHigh = Int(rng.next() % UInt64(firstHigh))
           source[firstHigh] = [0x80, 0xC3, 0xE2, 0xFF][trial % 4]
           for k in firstHigh + 1..<n where rng.next() % 3 == 0 { source[k] = 0xA9 }
         }
@@ -27,7 +29,7 @@ struct ASCIIFoldKernelTests {
         let r = Int(
           source.withUnsafeBufferPointer { src in
             destination.withUnsafeMutableBufferPointer { dst in
-              fssimd_ascii_lower(level, src.baseAddress, Int64(n), dst.baseAddress)
+              fssimd_ascii_lower(level, src.baseAddress, Int64(n), dst.baseAddress, controls)
             }
           })
         #expect(r <= firstHigh, "level \(level) n \(n) trial \(trial)")

@@ -115,17 +115,19 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
                                fssimd_pair_state *state);
 
 /// The ASCII fold's vector path: copies src to dst, lowercasing A–Z, for as
-/// long as the bytes are ASCII, one whole vector (16 or 32 bytes) at a time.
-/// Returns r, the number of bytes folded: the first non-ASCII byte is at r
-/// when r < n and it lies in the last vector examined; otherwise fewer than
-/// one vector of bytes remain unexamined (the caller folds them). Bytes of
-/// dst past r may have been written (with garbage) but never dst[n] or
+/// long as the bytes are ASCII (and, when `stop_at_controls` is nonzero, not
+/// a control: below 0x20 or 0x7F), one whole vector (16 or 32 bytes) at a
+/// time. Returns r, the number of bytes folded: the first stopping byte is
+/// at r when r < n and it lies in the last vector examined; otherwise fewer
+/// than one vector of bytes remain unexamined (the caller folds them). Bytes
+/// of dst past r may have been written (with garbage) but never dst[n] or
 /// beyond. Level PORTABLE returns 0.
 ///
 /// Caller obligations: `src` points to `n` readable bytes and `dst` to `n`
 /// writable bytes (NULL only when n == 0); the ranges do not overlap;
 /// `level` as for fssimd_find_short.
-int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst);
+int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst,
+                           int32_t stop_at_controls);
 
 #ifdef __cplusplus
 }
