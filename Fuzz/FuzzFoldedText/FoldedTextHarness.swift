@@ -26,6 +26,9 @@ import FoldSearch
 ///    the forward cursor agrees with the binary-search lookup.
 /// 8. A well-formed query that is not blank finds itself: a text that *is*
 ///    the query has a match starting at byte 0.
+///
+/// Checks 1–7 run under the foundation profile, and also under the root
+/// collation profile when the query length `q` is odd.
 enum FoldedTextHarness {
   static func check(_ input: [UInt8]) {
     guard let first = input.first else {
@@ -36,14 +39,15 @@ enum FoldedTextHarness {
     let queryBytes = Array(input[1..<(1 + queryLength)])
     let textBytes = Array(input[(1 + queryLength)...])
     let query = String(decoding: queryBytes, as: UTF8.self)
-    checkText(textBytes, query: query)
+    checkText(textBytes, query: query, profile: .foundation)
+    if first & 1 == 1 { checkText(textBytes, query: query, profile: .collation) }
     if queryLength > 0, isWellFormed(queryBytes) {
       checkSelfMatch(query)
     }
   }
 
-  static func checkText(_ bytes: [UInt8], query: String) {
-    let text = FoldedText(utf8: bytes)
+  static func checkText(_ bytes: [UInt8], query: String, profile: FoldProfile) {
+    let text = FoldedText(utf8: bytes, profile: profile)
     let boundaries = ScalarBoundaries(bytes)
 
     // 1, 2: the fold.
@@ -84,7 +88,8 @@ enum FoldedTextHarness {
 
     // 5: String input.
     if boundaries.isWellFormed {
-      let fromString = FoldedText(String(decoding: bytes, as: UTF8.self)).byteRanges(of: query)
+      let fromString = FoldedText(String(decoding: bytes, as: UTF8.self), profile: profile)
+        .byteRanges(of: query)
       require(
         fromString == ranges, "String input gives \(fromString), bytes \(ranges)", bytes, query)
     }
@@ -92,7 +97,7 @@ enum FoldedTextHarness {
     // 6: each match on its own.
     for range in ranges.prefix(8) {
       let slice = Array(bytes[range])
-      let alone = FoldedText(utf8: slice).byteRanges(of: query)
+      let alone = FoldedText(utf8: slice, profile: profile).byteRanges(of: query)
       require(
         alone.first == 0..<slice.count,
         "match \(range) alone gives \(alone), expected [0..<\(slice.count)]", bytes, query)

@@ -98,6 +98,11 @@ struct MatchScanner {
     }
   }
 
+  /// The UTF-8 length of scalar value `value`.
+  static func utf8Length(_ value: UInt32) -> Int {
+    value < 0x80 ? 1 : value < 0x800 ? 2 : value < 0x10000 ? 3 : 4
+  }
+
   /// Grapheme_Cluster_Break=Prepend (Unicode 15.1).
   static func isPrepend(_ value: UInt32) -> Bool {
     switch value {
@@ -153,12 +158,15 @@ struct MatchScanner {
   /// hyphen starts a cluster; text "ab\u{301}": [0,4)).
   func clusterEnd(_ lower: Int, _ upper: Int) -> Int {
     guard let table else { return upper }
+    // Back over the ignorable scalars that end the range. Only well-formed
+    // scalars can be ignorable: a candidate must decode, from at most three
+    // continuation bytes back, to exactly the bytes before `trimmed`.
     var trimmed = upper
     while trimmed > lower {
       var start = trimmed - 1
-      while start > lower, original[start] & 0xC0 == 0x80 { start -= 1 }
-      guard let value = WordBoundary.scalar(at: start, in: original), value >= 0x80 || value < 0x20,
-        table.entry(value).isIgnorable
+      while start > lower, trimmed - start < 4, original[start] & 0xC0 == 0x80 { start -= 1 }
+      guard let value = WordBoundary.scalar(at: start, in: original), value != 0xFFFD,
+        start + Self.utf8Length(value) == trimmed, table.entry(value).isIgnorable
       else { break }
       trimmed = start
     }

@@ -151,8 +151,9 @@ enum WordBoundary {
     }
   }
 
-  /// The scalar value starting at `i` (U+FFFD for ill-formed bytes), or nil
-  /// at the end.
+  /// The scalar value starting at `i` (U+FFFD for ill-formed bytes: a bad
+  /// continuation, an overlong form, a surrogate or a value above U+10FFFF,
+  /// so the result is always a scalar value), or nil at the end.
   static func scalar(at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
     guard i < bytes.count else { return nil }
     let b0 = bytes[i]
@@ -164,6 +165,10 @@ enum WordBoundary {
       let b = bytes[i + j]
       guard b & 0xC0 == 0x80 else { return 0xFFFD }
       value = value << 6 | UInt32(b & 0x3F)
+    }
+    let smallest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+    guard value >= smallest, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else {
+      return 0xFFFD
     }
     return value
   }

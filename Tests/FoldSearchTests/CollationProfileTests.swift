@@ -83,6 +83,27 @@ import _FoldSearchTestSupport
     }
   }
 
+  /// Found by FuzzFoldedText once it also ran the collation profile: the end
+  /// rule walked back over ill-formed bytes as if they were one scalar (a
+  /// match of three U+FFFD shrank to one byte), and decoded F4 90 80 80 to
+  /// U+110000 before looking it up in the fold table (out of bounds).
+  @Test(arguments: [
+    (
+      [0xEF, 0x20, 0xF0, 0x8C, 0x8C, 0x8C, 0x8C, 0x8C, 0x8C, 0x00, 0x8F, 0xBF, 0xBF, 0xBF, 0x61]
+        as [UInt8], "\u{FFFD}\u{FFFD}\u{FFFD}"
+    ),
+    ([0xF4, 0x90, 0x80, 0x80, 0x00] as [UInt8], "\u{FFFD}"),
+    ([0x62, 0xF4, 0x90, 0x80, 0x80, 0x01, 0x62] as [UInt8], "\u{FFFD}b"),
+  ])
+  func illFormedBytesAroundIgnorables(bytes: [UInt8], query: String) {
+    let text = FoldedText(utf8: bytes, profile: .collation)
+    for range in text.byteRanges(of: query) {
+      let alone = FoldedText(utf8: Array(bytes[range]), profile: .collation)
+      #expect(alone.byteRanges(of: query).first == 0..<range.count, "\(range)")
+    }
+    #expect(text.offsetMap.violations().isEmpty)
+  }
+
   /// Each deviation class's minimal example is classified as that class.
   @Test(arguments: [
     ("\u{931}\u{94D}\u{922}", "\u{931}", CollationDeviation.c2),
