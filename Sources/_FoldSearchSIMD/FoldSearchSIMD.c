@@ -119,6 +119,10 @@ static fssimd_block fssimd_short_portable(const uint8_t *h, int64_t n, int64_t s
 #define FSK_EQ(a, b) _mm_cmpeq_epi8((a), (b))
 #define FSK_AND(a, b) _mm_and_si128((a), (b))
 #define FSK_MASK(v) _mm_movemask_epi8(v)
+#define FSK_GT(a, b) _mm_cmpgt_epi8((a), (b))
+#define FSK_ADD(a, b) _mm_add_epi8((a), (b))
+#define FSK_OR(a, b) _mm_or_si128((a), (b))
+#define FSK_STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 #include "Kernels.h"
 #undef FSK_NAME
 #undef FSK_TARGET
@@ -129,6 +133,10 @@ static fssimd_block fssimd_short_portable(const uint8_t *h, int64_t n, int64_t s
 #undef FSK_EQ
 #undef FSK_AND
 #undef FSK_MASK
+#undef FSK_GT
+#undef FSK_ADD
+#undef FSK_OR
+#undef FSK_STOREU
 
 // AVX2: compiled for AVX2 only inside these functions; called only when the
 // CPU reports AVX2 support.
@@ -141,6 +149,10 @@ static fssimd_block fssimd_short_portable(const uint8_t *h, int64_t n, int64_t s
 #define FSK_EQ(a, b) _mm256_cmpeq_epi8((a), (b))
 #define FSK_AND(a, b) _mm256_and_si256((a), (b))
 #define FSK_MASK(v) _mm256_movemask_epi8(v)
+#define FSK_GT(a, b) _mm256_cmpgt_epi8((a), (b))
+#define FSK_ADD(a, b) _mm256_add_epi8((a), (b))
+#define FSK_OR(a, b) _mm256_or_si256((a), (b))
+#define FSK_STOREU(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 #include "Kernels.h"
 #undef FSK_NAME
 #undef FSK_TARGET
@@ -151,6 +163,10 @@ static fssimd_block fssimd_short_portable(const uint8_t *h, int64_t n, int64_t s
 #undef FSK_EQ
 #undef FSK_AND
 #undef FSK_MASK
+#undef FSK_GT
+#undef FSK_ADD
+#undef FSK_OR
+#undef FSK_STOREU
 #endif
 
 // MARK: - Per-arch choice
@@ -225,51 +241,6 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
 }
 
 // MARK: - ASCII fold
-
-#if defined(FSSIMD_HAS_X86)
-// Signed compares: bytes >= 0x80 are negative, so never in 'A'..'Z'.
-__attribute__((target("avx2"))) static int64_t fssimd_ascii_lower_avx2(const uint8_t *src,
-                                                                        int64_t n, uint8_t *dst,
-                                                                        int32_t controls) {
-  const __m256i below = _mm256_set1_epi8('A' - 1), above = _mm256_set1_epi8('Z' + 1);
-  const __m256i delta = _mm256_set1_epi8(0x20);
-  const __m256i space = _mm256_set1_epi8(0x20), del = _mm256_set1_epi8(0x7F);
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
-    __m256i upper = _mm256_and_si256(_mm256_cmpgt_epi8(v, below), _mm256_cmpgt_epi8(above, v));
-    _mm256_storeu_si256((__m256i *)(dst + i), _mm256_add_epi8(v, _mm256_and_si256(upper, delta)));
-    uint32_t stop = (uint32_t)_mm256_movemask_epi8(v);
-    if (controls) {
-      // Signed: bytes >= 0x80 are negative, below 0x20 too (already stops).
-      stop |= (uint32_t)_mm256_movemask_epi8(
-          _mm256_or_si256(_mm256_cmpgt_epi8(space, v), _mm256_cmpeq_epi8(v, del)));
-    }
-    if (stop != 0) return i + __builtin_ctz(stop);
-  }
-  return i;
-}
-
-static int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst,
-                                       int32_t controls) {
-  const __m128i below = _mm_set1_epi8('A' - 1), above = _mm_set1_epi8('Z' + 1);
-  const __m128i delta = _mm_set1_epi8(0x20);
-  const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
-    __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(v, below), _mm_cmpgt_epi8(above, v));
-    _mm_storeu_si128((__m128i *)(dst + i), _mm_add_epi8(v, _mm_and_si128(upper, delta)));
-    uint32_t stop = (uint32_t)_mm_movemask_epi8(v);
-    if (controls) {
-      stop |= (uint32_t)_mm_movemask_epi8(
-          _mm_or_si128(_mm_cmpgt_epi8(space, v), _mm_cmpeq_epi8(v, del)));
-    }
-    if (stop != 0) return i + __builtin_ctz(stop);
-  }
-  return i;
-}
-#endif
 
 int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst,
                            int32_t stop_at_controls) {

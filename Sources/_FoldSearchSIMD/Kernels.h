@@ -12,6 +12,9 @@
 //   FSK_EQ(a, b) bytewise equality (0xFF / 0x00)
 //   FSK_AND(a, b)
 //   FSK_MASK(v)  the top bit of every byte, as a uint32_t (bit k = byte k)
+//   FSK_GT(a, b) bytewise signed greater-than (0xFF / 0x00)
+//   FSK_ADD(a, b), FSK_OR(a, b)
+//   FSK_STOREU(p, v) unaligned store of FSK_V bytes at p
 //
 // The pair kernel's loop: with last = n − m the last window start
 // and vlast = last − FSK_V + 1, a vector "at j" tests the FSK_V window starts
@@ -127,3 +130,24 @@ FSK_TARGET static fssimd_block FSK_NAME(find_short)(const uint8_t *h, int64_t n,
 #undef FSK_BLOCK
 #undef FSK_SHORT_LOOP
 #undef FSK_PAIR_CANDIDATES
+
+// The ASCII fold (fssimd_ascii_lower): one vector per step, lowercasing A–Z
+// by adding 0x20 where 'A' - 1 < byte < 'Z' + 1 (signed compares, so bytes
+// >= 0x80, which are negative, never qualify), stopping at the first byte
+// >= 0x80 or, with `controls`, below 0x20 or equal to 0x7F. Every load and
+// store lies inside [0, n): a vector is handled only when i + FSK_V <= n.
+FSK_TARGET static int64_t FSK_NAME(ascii_lower)(const uint8_t *src, int64_t n, uint8_t *dst,
+                                                int32_t controls) {
+  const FSK_VEC below = FSK_SPLAT('A' - 1), above = FSK_SPLAT('Z' + 1);
+  const FSK_VEC delta = FSK_SPLAT(0x20), space = FSK_SPLAT(0x20), del = FSK_SPLAT(0x7F);
+  int64_t i = 0;
+  for (; i + FSK_V <= n; i += FSK_V) {
+    FSK_VEC v = FSK_LOADU(src + i);
+    FSK_VEC upper = FSK_AND(FSK_GT(v, below), FSK_GT(above, v));
+    FSK_STOREU(dst + i, FSK_ADD(v, FSK_AND(upper, delta)));
+    uint32_t stop = (uint32_t)FSK_MASK(v);
+    if (controls) stop |= (uint32_t)FSK_MASK(FSK_OR(FSK_GT(space, v), FSK_EQ(v, del)));
+    if (stop != 0) return i + __builtin_ctz(stop);
+  }
+  return i;
+}
