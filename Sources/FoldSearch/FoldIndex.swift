@@ -174,13 +174,16 @@ public struct FoldIndex: Sendable {
       let index = hits.records[hit]
       let end = hit + 1 < hits.starts.count ? hits.starts[hit + 1] : hits.ranges.count
       let utf8 = records[index].utf8
-      return RecordMatch(
-        record: index,
-        ranges: hits.ranges[hits.starts[hit]..<end].map {
+      let first = hits.starts[hit]
+      var ranges: [Range<String.Index>] = []
+      ranges.reserveCapacity(end - first)
+      for range in hits.ranges[first..<end] {
+        ranges.append(
           utf8.index(
-            utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: $0.upperBound)
-        })
+            utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: range.upperBound))
+      }
+      return RecordMatch(record: index, ranges: ranges)
     }
   }
 
@@ -213,9 +216,9 @@ public struct FoldIndex: Sendable {
   /// Collects the leftmost non-overlapping matches of `needle` (a folded
   /// query without a leading mark) that pass `options`, in every record.
   ///
-  /// One byte search runs over all records; a loop over `firstOccurrence`
-  /// rather than a callback keeps the state in locals the compiler checks
-  /// statically (no dynamic exclusivity checks per occurrence).
+  /// One byte search runs over all records; the callback's state is plain
+  /// locals and the `inout` collector (no nested functions capturing them,
+  /// which would make every access a dynamic exclusivity check).
   private func collect(_ needle: [UInt8], options: SearchOptions, into hits: inout Hits) {
     let searcher = ByteSearcher(needle: needle)
     folded.withUnsafeBufferPointer { haystack in
@@ -224,9 +227,7 @@ public struct FoldIndex: Sendable {
           var current = 0
           var resume = 0
           var scanner: MatchScanner? = nil
-          var position = 0
-          while let offset = searcher.firstOccurrence(in: haystack, from: position) {
-            position = offset + 1
+          searcher.forEachOccurrence(in: haystack, from: 0) { offset -> Int? in
             if offset >= starts[current + 1] {
               hits.close(record: current, in: self)
               // Galloping search for the record holding `offset`: matches
@@ -245,13 +246,13 @@ public struct FoldIndex: Sendable {
               }
               current = low
               resume = 0
-              scanner = nil
+              if scanner != nil { scanner = nil }
             }
             let local = offset - starts[current]
             guard local >= resume,
               let lower = original(ofFolded: local, record: current, entries),
               var upper = original(ofFolded: local + needle.count, record: current, entries)
-            else { continue }
+            else { return offset + 1 }
             if !options.isEmpty && !options.needsGraphemes {
               // Word tests only need the record's bytes.
               let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
@@ -259,7 +260,7 @@ public struct FoldIndex: Sendable {
                   && (!options.contains(.wholeWords)
                     || WordBoundary.isBoundary(upper, in: original))
               }!
-              guard passes else { continue }
+              guard passes else { return offset + 1 }
             } else if !options.isEmpty {
               if scanner == nil {
                 scanner = makeScanner(record: current, options: options, in: haystack)
@@ -273,12 +274,12 @@ public struct FoldIndex: Sendable {
                   table: table
                 ).finish(lower, upper)
               }!
-              guard let range else { continue }
+              guard let range else { return offset + 1 }
               upper = range.upperBound
             }
             hits.ranges.append(lower..<upper)
             resume = local + needle.count
-            position = offset + needle.count
+            return offset + needle.count
           }
           hits.close(record: current, in: self)
         }
