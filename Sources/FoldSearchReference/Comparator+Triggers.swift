@@ -8,7 +8,8 @@ extension Comparator {
   static func explanation(
     of region: Range<Int>,
     in layout: TextLayout,
-    query: [Unicode.Scalar]
+    query: [Unicode.Scalar],
+    referenceRanges: [Range<Int>] = []
   ) -> Deviation? {
     let indices = layout.scalarIndices(startingIn: region)
     let regionScalars = Array(layout.scalars[indices])
@@ -60,11 +61,18 @@ extension Comparator {
     // A text expansion may also sit right before the region: the reference
     // can report, after splitting "ﬃ", a range that holds only the mark that
     // follows it (text "ﬃ\u{FE0F}", query "fi": reference [3,6)).
+    // A reference range that does not spell the query is displaced
+    // (text "ﬃ\u{FE0F}fifi", query "fifi": the reference reports
+    // U+FE0F "fi", three bytes early).
     let before = indices.lowerBound > 0 ? [layout.scalars[indices.lowerBound - 1]] : []
+    let displaced = referenceRanges.contains {
+      !$0.isEmpty && !spellsQuery(Array(layout.scalars(startingIn: $0)), query)
+    }
     if query.contains(where: isExpansion)
       && (reachScalars.contains(where: changesWhenFolded) || !spellsQuery(regionScalars, query))
       || (before + reachScalars).contains(where: isExpansion)
-        && (query.contains(where: changesWhenFolded) || !spellsQuery(regionScalars, query))
+        && (query.contains(where: changesWhenFolded) || !spellsQuery(regionScalars, query)
+          || displaced)
     {
       return .d7
     }

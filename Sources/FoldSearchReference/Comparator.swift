@@ -134,7 +134,11 @@ public enum Comparator {
     }
     var first: Deviation?
     for region in regions {
-      guard let deviation = explanation(of: region, in: layout, query: queryScalars) else {
+      guard
+        let deviation = explanation(
+          of: region, in: layout, query: queryScalars,
+          referenceRanges: normalized.filter { $0.overlaps(region) })
+      else {
         return Analysis(verdict: .unexplained, region: region)
       }
       if first == nil { first = deviation }
