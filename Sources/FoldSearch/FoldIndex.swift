@@ -1,11 +1,4 @@
-import Dispatch
 import _FoldSearchBytes
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// A folded index of many short records — settings titles, contact names,
 /// file names — searched together.
@@ -159,10 +152,9 @@ public struct FoldIndex: Sendable {
   ) -> [RecordMatch] {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
     let options = options.union(table.impliedOptions)
-    let wantsTier = ranking == .wordMatchesFirst
+    var hits = Hits(wantsTier: ranking == .wordMatchesFirst)
     if prepared.leadingMark != nil {
       // Rare: a query starting with a mark. Search record by record.
-      var hits = Hits(wantsTier: wantsTier)
       for index in records.indices {
         let text = FoldedText(records[index], table: table)
         let ranges = text.withScanner(options: options, window: nil) { $0.matches(of: prepared) }
@@ -171,57 +163,14 @@ public struct FoldIndex: Sendable {
           hits.close(record: index, in: self)
         }
       }
-      return ordered(matches(hits), wantsTier: wantsTier, tiers: hits.tiers)
+    } else {
+      collect(prepared.folded, options: options, into: &hits)
     }
-    // Large indexes are split into runs of records searched on all cores;
-    // each run's matches are built on its own core too (most of the time of
-    // a query that matches many records).
-    let parts = Self.partCount(records: records.count)
-    if parts == 1 {
-      var hits = Hits(wantsTier: wantsTier)
-      collect(prepared.folded, options: options, records: 0..<records.count, into: &hits)
-      return ordered(matches(hits), wantsTier: wantsTier, tiers: hits.tiers)
+    var order = Array(hits.records.indices)
+    if hits.wantsTier {
+      order.sort { (hits.tiers[$0], hits.records[$0]) < (hits.tiers[$1], hits.records[$1]) }
     }
-    let results = UnsafeMutableBufferPointer<([RecordMatch], [Int])>.allocate(capacity: parts)
-    results.initialize(repeating: ([], []))
-    defer {
-      results.deinitialize()
-      results.deallocate()
-    }
-    // SAFETY: each iteration writes only its own slot of `results`, which
-    // outlives the call.
-    nonisolated(unsafe) let slots = results
-    let count = records.count
-    DispatchQueue.concurrentPerform(iterations: parts) { k in
-      var hits = Hits(wantsTier: wantsTier)
-      collect(
-        prepared.folded, options: options,
-        records: count * k / parts..<count * (k + 1) / parts, into: &hits)
-      slots[k] = (matches(hits), hits.tiers)
-    }
-    var all: [RecordMatch] = []
-    var tiers: [Int] = []
-    all.reserveCapacity(results.reduce(0) { $0 + $1.0.count })
-    for k in 0..<parts {
-      all += results[k].0
-      tiers += results[k].1
-      results[k] = ([], [])
-    }
-    return ordered(all, wantsTier: wantsTier, tiers: tiers)
-  }
-
-  /// How many runs of records a search is split into: one per core for
-  /// 20,000 records and more, at most 8.
-  static func partCount(records: Int) -> Int {
-    guard records >= 20_000 else { return 1 }
-    return max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), records / 10_000))
-  }
-
-  /// The record matches of `hits`, in record order.
-  private func matches(_ hits: Hits) -> [RecordMatch] {
-    var result: [RecordMatch] = []
-    result.reserveCapacity(hits.records.count)
-    for hit in hits.records.indices {
+    return order.map { hit in
       let index = hits.records[hit]
       let end = hit + 1 < hits.starts.count ? hits.starts[hit + 1] : hits.ranges.count
       let utf8 = records[index].utf8
@@ -234,18 +183,8 @@ public struct FoldIndex: Sendable {
             utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
               utf8.startIndex, offsetBy: range.upperBound))
       }
-      result.append(RecordMatch(record: index, ranges: ranges))
+      return RecordMatch(record: index, ranges: ranges)
     }
-    return result
-  }
-
-  /// `matches` (in record order) ranked by `tiers` when asked: a stable
-  /// sort by tier keeps record order within each tier.
-  private func ordered(_ matches: [RecordMatch], wantsTier: Bool, tiers: [Int]) -> [RecordMatch] {
-    guard wantsTier else { return matches }
-    var order = Array(matches.indices)
-    order.sort { (tiers[$0], $0) < (tiers[$1], $1) }
-    return order.map { matches[$0] }
   }
 
   /// The matches of a search, flat: per matching record its index, tier and
@@ -280,22 +219,15 @@ public struct FoldIndex: Sendable {
   /// One byte search runs over all records; the callback's state is plain
   /// locals and the `inout` collector (no nested functions capturing them,
   /// which would make every access a dynamic exclusivity check).
-  private func collect(
-    _ needle: [UInt8], options: SearchOptions, records part: Range<Int>, into hits: inout Hits
-  ) {
-    guard !part.isEmpty else { return }
+  private func collect(_ needle: [UInt8], options: SearchOptions, into hits: inout Hits) {
     let searcher = ByteSearcher(needle: needle)
-    folded.withUnsafeBufferPointer { all in
+    folded.withUnsafeBufferPointer { haystack in
       flatEntries.withUnsafeBufferPointer { entries in
         starts.withUnsafeBufferPointer { starts in
-          // The part's records, each followed by its 0xFF separator.
-          let haystack = UnsafeBufferPointer(rebasing: all[0..<starts[part.upperBound]])
-          let last = part.upperBound - 1
-          var current = part.lowerBound
+          var current = 0
           var resume = 0
           var scanner: MatchScanner? = nil
-          searcher.forEachOccurrence(in: haystack, from: starts[part.lowerBound]) {
-            offset -> Int? in
+          searcher.forEachOccurrence(in: haystack, from: 0) { offset -> Int? in
             if offset >= starts[current + 1] {
               hits.close(record: current, in: self)
               // Galloping search for the record holding `offset`: matches
@@ -303,11 +235,11 @@ public struct FoldIndex: Sendable {
               // ahead, then binary search the last step.
               var low = current + 1
               var step = 1
-              while low + step <= last && starts[low + step] <= offset {
+              while low + step < starts.count - 1 && starts[low + step] <= offset {
                 low += step
                 step &<<= 1
               }
-              var high = min(low + step, last)
+              var high = min(low + step, starts.count - 1)
               while low < high {
                 let mid = (low + high + 1) / 2
                 if starts[mid] <= offset { low = mid } else { high = mid - 1 }
@@ -331,7 +263,7 @@ public struct FoldIndex: Sendable {
               guard passes else { return offset + 1 }
             } else if !options.isEmpty {
               if scanner == nil {
-                scanner = makeScanner(record: current, options: options, in: all)
+                scanner = makeScanner(record: current, options: options, in: haystack)
               }
               let template = scanner!
               let map = maps[current]

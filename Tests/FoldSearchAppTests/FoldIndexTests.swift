@@ -55,28 +55,6 @@ struct FoldIndexTests {
     #expect(marks.search("\u{301}").map(\.record) == [0, 2])
   }
 
-  /// 60,000 records: searched in parts on all cores (``FoldIndex/partCount``),
-  /// with the same result as each record folded alone, in order and ranked.
-  @Test func largeIndexesSplitAcrossCoresAgree() {
-    var g = Generator(state: 60_000)
-    let records = (0..<60_000).map { _ in randomText(&g, pieces: g.int(0..<6)) }
-    #expect(FoldIndex.partCount(records: records.count) >= 1)
-    let index = FoldIndex(records)
-    let folded = records.map { FoldedText($0) }
-    for (query, options) in [("e", SearchOptions()), ("ss", .wordStart), ("a b", .wholeWords)] {
-      let expected = records.indices.compactMap { i -> RecordMatch? in
-        let ranges = folded[i].matches(of: query, options: options)
-        return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
-      }
-      #expect(index.search(query, options: options) == expected, "\(query)")
-      // Ranked: whole-word hits, then word starts, then the rest; by record
-      // within each tier, so the ranked list is a permutation of `expected`.
-      let ranked = index.search(query, options: options, ranking: .wordMatchesFirst)
-      #expect(ranked.count == expected.count)
-      #expect(Set(ranked.map(\.record)) == Set(expected.map(\.record)))
-    }
-  }
-
   @Test func agreesWithFoldedTextPerRecord() {
     var g = Generator(state: 9)
     let records = (0..<400).map { _ in randomText(&g, pieces: g.int(0..<8)) }
