@@ -68,12 +68,12 @@ let package = Package(
     // (see Fuzz/README.md); without -DFUZZING they replay inputs given as files.
     .executableTarget(
       name: "FuzzFoldedText",
-      dependencies: ["FoldSearch"],
+      dependencies: ["FoldSearch", "_FoldSearchTestSupport"],
       path: "Fuzz/FuzzFoldedText"
     ),
     .executableTarget(
       name: "FuzzDifferential",
-      dependencies: ["FoldSearch", "FoldSearchReference"],
+      dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"],
       path: "Fuzz/FuzzDifferential"
     ),
     .testTarget(

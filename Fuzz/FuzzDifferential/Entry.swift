@@ -1,4 +1,5 @@
 import Foundation
+import _FoldSearchTestSupport
 
 // Entry point of the FuzzDifferential libFuzzer target.
 //
@@ -49,7 +50,7 @@ enum FuzzDifferentialMain {
         print("usage: FuzzDifferential FILE-OR-DIRECTORY... (replays inputs; see Fuzz/README.md)")
         exit(paths.isEmpty ? 2 : 0)
       }
-      let replayed = Replay.run(paths) { DifferentialHarness.check($0) }
+      let replayed = FuzzReplay.run(paths) { DifferentialHarness.check($0) }
       print("FuzzDifferential: \(replayed) inputs replayed, all checks passed")
     #endif
   }

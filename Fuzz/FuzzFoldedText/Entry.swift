@@ -1,4 +1,5 @@
 import Foundation
+import _FoldSearchTestSupport
 
 // Entry point of the FuzzFoldedText libFuzzer target.
 //
@@ -49,7 +50,7 @@ enum FuzzFoldedTextMain {
         print("usage: FuzzFoldedText FILE-OR-DIRECTORY... (replays inputs; see Fuzz/README.md)")
         exit(paths.isEmpty ? 2 : 0)
       }
-      let replayed = Replay.run(paths) { FoldedTextHarness.check($0) }
+      let replayed = FuzzReplay.run(paths) { FoldedTextHarness.check($0) }
       print("FuzzFoldedText: \(replayed) inputs replayed, all checks passed")
     #endif
   }

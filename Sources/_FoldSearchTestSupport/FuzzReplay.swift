@@ -1,11 +1,12 @@
 import Foundation
 
-/// Replays fuzz inputs from files and directories (the target built without
-/// `-DFUZZING`).
-enum Replay {
+/// Replays fuzz inputs from files and directories: what the libFuzzer
+/// targets do when built without `-DFUZZING` (see Fuzz/README.md).
+public enum FuzzReplay {
   /// Runs `check` on the contents of every file in `paths` (directories are
   /// listed, not recursed into), in name order, and returns how many ran.
-  static func run(_ paths: [String], _ check: ([UInt8]) -> Void) -> Int {
+  /// A path that does not exist ends the process with status 2.
+  public static func run(_ paths: [String], _ check: ([UInt8]) -> Void) -> Int {
     var count = 0
     for path in paths {
       var isDirectory: ObjCBool = false
