@@ -166,50 +166,41 @@ public struct FoldIndex: Sendable {
     } else {
       collect(prepared.folded, options: options, into: &hits)
     }
-    var order = Array(hits.records.indices)
-    if hits.wantsTier {
-      order.sort { (hits.tiers[$0], hits.records[$0]) < (hits.tiers[$1], hits.records[$1]) }
-    }
-    return order.map { hit in
-      let index = hits.records[hit]
-      let end = hit + 1 < hits.starts.count ? hits.starts[hit + 1] : hits.ranges.count
-      let utf8 = records[index].utf8
-      let first = hits.starts[hit]
-      var ranges: [Range<String.Index>] = []
-      ranges.reserveCapacity(end - first)
-      for range in hits.ranges[first..<end] {
-        ranges.append(
-          utf8.index(
-            utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: range.upperBound))
-      }
-      return RecordMatch(record: index, ranges: ranges)
-    }
+    guard hits.wantsTier else { return hits.matches }
+    // Stable by record within each tier: whole words, word starts, others.
+    var order = Array(hits.matches.indices)
+    order.sort { (hits.tiers[$0], $0) < (hits.tiers[$1], $1) }
+    return order.map { hits.matches[$0] }
   }
 
-  /// The matches of a search, flat: per matching record its index, tier and
-  /// where its ranges start in `ranges`, so that each record costs one
-  /// allocation (its RecordMatch's ranges) rather than three.
+  /// The matches of a search as they are collected, record by record: the
+  /// ranges of the record being searched (original byte offsets), then its
+  /// ``RecordMatch`` once the search leaves it.
   private struct Hits {
     let wantsTier: Bool
-    var records: [Int] = []
+    var matches: [RecordMatch] = []
+    /// Per match, its tier (when ranking).
     var tiers: [Int] = []
-    var starts: [Int] = []
-    /// Original byte ranges, record-relative.
+    /// Original byte ranges in the current record.
     var ranges: [Range<Int>] = []
-    /// Where the ranges of the record being collected start.
-    var first = 0
 
     init(wantsTier: Bool) { self.wantsTier = wantsTier }
 
     /// Ends the current record: records it when it got ranges.
     mutating func close(record: Int, in index: FoldIndex) {
-      if ranges.count > first {
-        records.append(record)
-        starts.append(first)
-        tiers.append(wantsTier ? index.tier(of: ranges[first...], in: record) : 0)
+      guard !ranges.isEmpty else { return }
+      let utf8 = index.records[record].utf8
+      var indices: [Range<String.Index>] = []
+      indices.reserveCapacity(ranges.count)
+      for range in ranges {
+        indices.append(
+          utf8.index(
+            utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: range.upperBound))
       }
-      first = ranges.count
+      matches.append(RecordMatch(record: record, ranges: indices))
+      if wantsTier { tiers.append(index.tier(of: ranges[...], in: record)) }
+      ranges.removeAll(keepingCapacity: true)
     }
   }
 
