@@ -110,6 +110,12 @@ public struct FindSession: Sendable {
 
   /// The equivalence the session matches with (``FoldProfile/foundation``
   /// unless given at creation).
+  ///
+  /// ```swift
+  /// FindSession(text: "Łódź", profile: .collation).profile  // .collation
+  /// ```
+  ///
+  /// - Complexity: O(1).
   public let profile: FoldProfile
 
   /// The text, with every edit made through the session.

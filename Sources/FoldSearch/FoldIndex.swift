@@ -38,6 +38,12 @@ public struct FoldIndex: Sendable {
   public let records: [String]
   /// The equivalence the index matches with (``FoldProfile/foundation``
   /// unless given at creation).
+  ///
+  /// ```swift
+  /// FoldIndex(["Łódź"], profile: .collation).profile  // .collation
+  /// ```
+  ///
+  /// - Complexity: O(1).
   public let profile: FoldProfile
   /// The profile's fold table; queries fold with it.
   private let table: FoldTable
