@@ -187,26 +187,29 @@ public struct FoldIndex: Sendable {
     var matches: [RecordMatch] = []
     /// Per match, its tier (when ranking).
     var tiers: [Int] = []
-    /// Original byte ranges in the current record.
+    /// Original byte ranges, record-relative; the current record's start at
+    /// `first` (kept, not cleared: clearing costs more than it saves).
     var ranges: [Range<Int>] = []
+    var first = 0
 
     init(wantsTier: Bool) { self.wantsTier = wantsTier }
 
     /// Ends the current record: records it when it got ranges.
     mutating func close(record: Int, in index: FoldIndex) {
-      guard !ranges.isEmpty else { return }
+      guard ranges.count > first else { return }
       let utf8 = index.records[record].utf8
       var indices: [Range<String.Index>] = []
-      indices.reserveCapacity(ranges.count)
-      for range in ranges {
+      indices.reserveCapacity(ranges.count - first)
+      for k in first..<ranges.count {
+        let range = ranges[k]
         indices.append(
           utf8.index(
             utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
               utf8.startIndex, offsetBy: range.upperBound))
       }
       matches.append(RecordMatch(record: record, ranges: indices))
-      if wantsTier { tiers.append(index.tier(of: ranges[...], in: record)) }
-      ranges.removeAll(keepingCapacity: true)
+      if wantsTier { tiers.append(index.tier(of: ranges[first...], in: record)) }
+      first = ranges.count
     }
   }
 
