@@ -147,6 +147,8 @@ struct MatchScanner {
   @inline(__always)
   func finish(_ lower: Int, _ upper: Int) -> Range<Int>? {
     var upper = min(upper, window.upperBound)
+    // No filters (the common case): nothing else to decide.
+    if options.isEmpty { return lower < upper ? lower..<upper : nil }
     if options.contains(._clusterEnd) { upper = clusterEnd(lower, upper) }
     guard lower < upper, passes(lower..<upper) else { return nil }
     return lower..<upper

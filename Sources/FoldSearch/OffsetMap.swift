@@ -211,19 +211,28 @@ package struct OffsetMap: Sendable {
       ofFolded position: Int, in entries: UnsafeBufferPointer<Entry>
     ) -> Int? {
       var i = index
-      // Gallop forward, then binary search the bracketed run.
-      var step = 1
-      while i + step < entries.count, entries[i + step].folded <= position {
-        i += step
-        step &<<= 1
+      // Most lookups move a few entries: step through up to four, then
+      // gallop forward and binary search the bracketed run.
+      var hops = 0
+      while hops < 4, i + 1 < entries.count, entries[i + 1].folded <= position {
+        i += 1
+        hops += 1
       }
-      var low = i + 1
-      var high = min(i + step, entries.count)
-      while low < high {
-        let mid = (low + high) / 2
-        if entries[mid].folded <= position { low = mid + 1 } else { high = mid }
+      if hops == 4 {
+        var step = 1
+        while i + step < entries.count, entries[i + step].folded <= position {
+          i += step
+          step &<<= 1
+        }
+        var low = i + 1
+        var high = min(i + step, entries.count)
+        while low < high {
+          let mid = (low + high) / 2
+          if entries[mid].folded <= position { low = mid + 1 } else { high = mid }
+        }
+        i = low - 1
       }
-      index = low - 1
+      index = i
       guard index >= 0 else { return position }
       let entry = entries[index]
       if entry.isAtomic { return position == entry.folded ? entry.original : nil }
