@@ -78,8 +78,10 @@ struct MatchScanner {
   @inline(__always)
   static func quickGraphemeBoundary(_ i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
     guard i > 0, i < bytes.count else { return true }
-    guard let after = WordBoundary.scalar(at: i, in: bytes),
-      let before = WordBoundary.scalar(endingAt: i, in: bytes), after != 0xFFFD, before != 0xFFFD
+    guard let after = WordBoundary.scalar(at: i, in: bytes), after != 0xFFFD,
+      let before = WordBoundary.scalar(endingAt: i, in: bytes), before != 0xFFFD,
+      // Ill-formed bytes before `i` can decode as a scalar that ends earlier.
+      i >= utf8Length(before), WordBoundary.scalar(at: i - utf8Length(before), in: bytes) == before
     else { return nil }
     if before == 0x0D { return after != 0x0A }
     // Controls, CR and LF break before them, even after a prepended mark.

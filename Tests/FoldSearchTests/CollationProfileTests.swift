@@ -93,6 +93,9 @@ import _FoldSearchTestSupport
         as [UInt8], "\u{FFFD}\u{FFFD}\u{FFFD}"
     ),
     ([0xF4, 0x90, 0x80, 0x80, 0x00] as [UInt8], "\u{FFFD}"),
+    // The two-scalar boundary test decoded U+0605 (a prepended mark) from
+    // D8 85 98 A1 as the scalar before A1's end (FuzzFoldedText, 59 min).
+    ([0x65, 0xD8, 0x85, 0x98, 0xA1, 0xD8, 0x85] as [UInt8], "\u{305}\u{FFFD}"),
     ([0x62, 0xF4, 0x90, 0x80, 0x80, 0x01, 0x62] as [UInt8], "\u{FFFD}b"),
   ])
   func illFormedBytesAroundIgnorables(bytes: [UInt8], query: String) {
