@@ -524,11 +524,10 @@ final class GraphemeBoundaryCursor {
     let value = scalar.value
     if value < 0x300 { return false }
     switch value {
-    case 0x1F1E6...0x1F1FF, 0x200D, 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF,
-      0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0xD4E, 0x110BD, 0x110CD:
+    case 0x1F1E6...0x1F1FF, 0x200D, 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF:
       return true
     default:
-      return UnicodeData.isIgnorable(scalar)
+      return MatchScanner.isPrepend(value) || UnicodeData.isIgnorable(scalar)
         || scalar.properties.generalCategory == .spacingMark
     }
   }
