@@ -166,7 +166,9 @@ public struct FoldIndex: Sendable {
         let ranges = text.withScanner(options: options, window: nil) { $0.matches(of: prepared) }
         if !ranges.isEmpty {
           hits.ranges += ranges
-          hits.close(record: index, in: self)
+          records.withUnsafeBufferPointer {
+            hits.close(record: index, in: self, strings: $0)
+          }
         }
       }
     } else {
@@ -195,22 +197,36 @@ public struct FoldIndex: Sendable {
     init(wantsTier: Bool) { self.wantsTier = wantsTier }
 
     /// Ends the current record: records it when it got ranges.
-    mutating func close(record: Int, in index: FoldIndex) {
+    mutating func close(
+      record: Int, in index: FoldIndex, strings: UnsafeBufferPointer<String>
+    ) {
       guard ranges.count > first else { return }
-      let utf8 = index.records[record].utf8
-      var indices: [Range<String.Index>] = []
-      indices.reserveCapacity(ranges.count - first)
-      for k in first..<ranges.count {
-        let range = ranges[k]
-        indices.append(
-          utf8.index(
-            utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: range.upperBound))
+      if ranges.count - first == 1 {
+        matches.append(
+          RecordMatch(record: record, range: FoldIndex.indices(ranges[first], in: strings[record])))
+      } else {
+        var indices: [Range<String.Index>] = []
+        indices.reserveCapacity(ranges.count - first)
+        for range in ranges[first...] {
+          indices.append(FoldIndex.indices(range, in: strings[record]))
+        }
+        matches.append(RecordMatch(record: record, ranges: indices))
       }
-      matches.append(RecordMatch(record: record, ranges: indices))
       if wantsTier { tiers.append(index.tier(of: ranges[first...], in: record)) }
       first = ranges.count
     }
+  }
+
+  /// The string indices of a range of UTF-8 offsets in `string` (borrowed:
+  /// callers pass an element of an unsafe buffer, so nothing is retained).
+  @inline(__always)
+  fileprivate static func indices(_ range: Range<Int>, in string: borrowing String) -> Range<
+    String.Index
+  > {
+    let utf8 = string.utf8
+    return utf8.index(
+      utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+        utf8.startIndex, offsetBy: range.upperBound)
   }
 
   /// Collects the leftmost non-overlapping matches of `needle` (a folded
@@ -222,66 +238,68 @@ public struct FoldIndex: Sendable {
   private func collect(_ needle: [UInt8], options: SearchOptions, into hits: inout Hits) {
     let searcher = ByteSearcher(needle: needle)
     folded.withUnsafeBufferPointer { haystack in
-      flatEntries.withUnsafeBufferPointer { entries in
-        starts.withUnsafeBufferPointer { starts in
-          var current = 0
-          var resume = 0
-          var scanner: MatchScanner? = nil
-          searcher.forEachOccurrence(in: haystack, from: 0) { offset -> Int? in
-            if offset >= starts[current + 1] {
-              hits.close(record: current, in: self)
-              // Galloping search for the record holding `offset`: matches
-              // are usually a few records apart, so probe 1, 2, 4, … records
-              // ahead, then binary search the last step.
-              var low = current + 1
-              var step = 1
-              while low + step < starts.count - 1 && starts[low + step] <= offset {
-                low += step
-                step &<<= 1
+      records.withUnsafeBufferPointer { strings in
+        flatEntries.withUnsafeBufferPointer { entries in
+          starts.withUnsafeBufferPointer { starts in
+            var current = 0
+            var resume = 0
+            var scanner: MatchScanner? = nil
+            searcher.forEachOccurrence(in: haystack, from: 0) { offset -> Int? in
+              if offset >= starts[current + 1] {
+                hits.close(record: current, in: self, strings: strings)
+                // Galloping search for the record holding `offset`: matches
+                // are usually a few records apart, so probe 1, 2, 4, … records
+                // ahead, then binary search the last step.
+                var low = current + 1
+                var step = 1
+                while low + step < starts.count - 1 && starts[low + step] <= offset {
+                  low += step
+                  step &<<= 1
+                }
+                var high = min(low + step, starts.count - 1)
+                while low < high {
+                  let mid = (low + high + 1) / 2
+                  if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+                }
+                current = low
+                resume = 0
+                if scanner != nil { scanner = nil }
               }
-              var high = min(low + step, starts.count - 1)
-              while low < high {
-                let mid = (low + high + 1) / 2
-                if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+              let local = offset - starts[current]
+              guard local >= resume,
+                let lower = original(ofFolded: local, record: current, entries),
+                var upper = original(ofFolded: local + needle.count, record: current, entries)
+              else { return offset + 1 }
+              if !options.isEmpty && !options.needsGraphemes {
+                // Word tests only need the record's bytes.
+                let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
+                  (!options.needsWordStart || WordBoundary.isBoundary(lower, in: original))
+                    && (!options.contains(.wholeWords)
+                      || WordBoundary.isBoundary(upper, in: original))
+                }!
+                guard passes else { return offset + 1 }
+              } else if !options.isEmpty {
+                if scanner == nil {
+                  scanner = makeScanner(record: current, options: options, in: haystack)
+                }
+                let template = scanner!
+                let map = maps[current]
+                let range = records[current].utf8.withContiguousStorageIfAvailable { original in
+                  MatchScanner(
+                    original: original, folded: template.folded, map: map, options: options,
+                    window: 0..<original.count, isGraphemeBoundary: template.isGraphemeBoundary,
+                    table: table
+                  ).finish(lower, upper)
+                }!
+                guard let range else { return offset + 1 }
+                upper = range.upperBound
               }
-              current = low
-              resume = 0
-              if scanner != nil { scanner = nil }
+              hits.ranges.append(lower..<upper)
+              resume = local + needle.count
+              return offset + needle.count
             }
-            let local = offset - starts[current]
-            guard local >= resume,
-              let lower = original(ofFolded: local, record: current, entries),
-              var upper = original(ofFolded: local + needle.count, record: current, entries)
-            else { return offset + 1 }
-            if !options.isEmpty && !options.needsGraphemes {
-              // Word tests only need the record's bytes.
-              let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
-                (!options.needsWordStart || WordBoundary.isBoundary(lower, in: original))
-                  && (!options.contains(.wholeWords)
-                    || WordBoundary.isBoundary(upper, in: original))
-              }!
-              guard passes else { return offset + 1 }
-            } else if !options.isEmpty {
-              if scanner == nil {
-                scanner = makeScanner(record: current, options: options, in: haystack)
-              }
-              let template = scanner!
-              let map = maps[current]
-              let range = records[current].utf8.withContiguousStorageIfAvailable { original in
-                MatchScanner(
-                  original: original, folded: template.folded, map: map, options: options,
-                  window: 0..<original.count, isGraphemeBoundary: template.isGraphemeBoundary,
-                  table: table
-                ).finish(lower, upper)
-              }!
-              guard let range else { return offset + 1 }
-              upper = range.upperBound
-            }
-            hits.ranges.append(lower..<upper)
-            resume = local + needle.count
-            return offset + needle.count
+            hits.close(record: current, in: self, strings: strings)
           }
-          hits.close(record: current, in: self)
         }
       }
     }
@@ -325,8 +343,53 @@ public struct FoldIndex: Sendable {
 public struct RecordMatch: Sendable, Hashable {
   /// The record's index in the array the index was built from.
   public let record: Int
+  /// The ranges, with the common single-range case stored inline: a search
+  /// that hits thousands of records then allocates no array per record.
+  private let storage: Storage
+
+  private enum Storage: Sendable {
+    case one(Range<String.Index>)
+    case many([Range<String.Index>])
+  }
+
   /// The matches in that record, as ranges of its string, in order.
-  public let ranges: [Range<String.Index>]
+  ///
+  /// - Complexity: O(1) when the record has one match (a one-element array
+  ///   is made on access); otherwise O(1) too (the stored array is shared).
+  public var ranges: [Range<String.Index>] {
+    switch storage {
+    case .one(let range): return [range]
+    case .many(let ranges): return ranges
+    }
+  }
+
+  /// The first match in the record — what a result list highlights —
+  /// without materializing ``ranges`` (`nil` only for a match built with no
+  /// ranges; searches never return one).
+  ///
+  /// ```swift
+  /// let index = FoldIndex(["Réseau privé (VPN)"])
+  /// let match = index.search("vpn")[0]
+  /// index.records[match.record][match.firstRange!]  // "VPN"
+  /// ```
+  ///
+  /// - Complexity: O(1).
+  public var firstRange: Range<String.Index>? {
+    switch storage {
+    case .one(let range): return range
+    case .many(let ranges): return ranges.first
+    }
+  }
+
+  /// The number of matches in the record.
+  ///
+  /// - Complexity: O(1).
+  public var rangeCount: Int {
+    switch storage {
+    case .one: return 1
+    case .many(let ranges): return ranges.count
+    }
+  }
 
   /// A record match (normally produced by ``FoldIndex/search(_:options:ranking:)``).
   ///
@@ -336,6 +399,33 @@ public struct RecordMatch: Sendable, Hashable {
   /// ```
   public init(record: Int, ranges: [Range<String.Index>]) {
     self.record = record
-    self.ranges = ranges
+    self.storage = ranges.count == 1 ? .one(ranges[0]) : .many(ranges)
+  }
+
+  /// A record match with one range.
+  package init(record: Int, range: Range<String.Index>) {
+    self.record = record
+    self.storage = .one(range)
+  }
+
+  public static func == (lhs: RecordMatch, rhs: RecordMatch) -> Bool {
+    guard lhs.record == rhs.record else { return false }
+    switch (lhs.storage, rhs.storage) {
+    case (.one(let a), .one(let b)): return a == b
+    case (.many(let a), .many(let b)): return a == b
+    default: return false  // init keeps one range inline, so counts differ
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(record)
+    switch storage {
+    case .one(let range):
+      hasher.combine(1)
+      hasher.combine(range)
+    case .many(let ranges):
+      hasher.combine(ranges.count)
+      for range in ranges { hasher.combine(range) }
+    }
   }
 }

@@ -22,6 +22,24 @@ struct FoldIndexTests {
     #expect(e.first { $0.record == 5 }!.ranges.map { index.records[5][$0] } == ["é", "è", "e"])
   }
 
+  /// One range is stored inline; the accessors and equality must not care.
+  @Test func recordMatchAccessors() {
+    let e = index.search("e")
+    let cafe = e.first { $0.record == 5 }!
+    #expect(cafe.rangeCount == 3 && cafe.ranges.count == 3)
+    #expect(index.records[5][cafe.firstRange!] == "é")
+    let vpn = index.search("vpn")[1]
+    #expect(vpn.rangeCount == 1 && vpn.ranges.count == 1 && vpn.firstRange == vpn.ranges[0])
+    #expect(index.records[3][vpn.firstRange!] == "VPN")
+    // Built from an array of one range or from the search: the same value.
+    let rebuilt = RecordMatch(record: vpn.record, ranges: vpn.ranges)
+    #expect(rebuilt == vpn && Set([rebuilt, vpn]).count == 1)
+    #expect(RecordMatch(record: 3, ranges: vpn.ranges + vpn.ranges) != vpn)
+    #expect(RecordMatch(record: 4, ranges: vpn.ranges) != vpn)
+    let empty = RecordMatch(record: 0, ranges: [])
+    #expect(empty.firstRange == nil && empty.rangeCount == 0 && empty.ranges.isEmpty)
+  }
+
   @Test func collationProfile() {
     let records = ["Łódź", "Lodz Street", "København", "Æther", "Ａｂｃ", "x²"]
     let index = FoldIndex(records, profile: .collation)
