@@ -52,11 +52,24 @@ func foldIndexBenchmark(runs: Int) -> [String] {
   for (query, options, ranking) in cases {
     var samples: [Double] = []
     var found = 0
+    var shown = 0
     found = index.search(query, options: options, ranking: ranking).count  // warm-up
     for _ in 0..<max(runs, 1) {
       let start = ContinuousClock.now
-      found = index.search(query, options: options, ranking: ranking).count
+      let results = index.search(query, options: options, ranking: ranking)
+      // What a result list does: count, and highlight the first screenful.
+      found = results.count
+      shown = results.prefix(20).reduce(0) { $0 + $1.ranges.count }
       samples.append(milliseconds(ContinuousClock.now - start))
+    }
+    // A fast wrong answer fails: each record folded on its own must agree.
+    let expected = records.indices.filter {
+      !FoldedText(records[$0]).matches(of: query, options: options).isEmpty
+    }
+    let results = index.search(query, options: options, ranking: ranking)
+    guard results.count == expected.count, Set(results.map(\.record)) == Set(expected), shown > 0
+    else {
+      fail("FoldIndex \"\(query)\": \(results.count) records, expected \(expected.count)")
     }
     samples.sort()
     let median = samples[samples.count / 2]

@@ -33,6 +33,10 @@ func typeAheadBenchmark(runs: Int) -> [String] {
       }
     }
     all += perKeystroke
+    let expected = FoldedText(text).matches(of: query).count
+    guard session.matchCount == expected else {
+      fail("type-ahead \"\(query)\": \(session.matchCount) matches, expected \(expected)")
+    }
     let m = Measurement(samples: perKeystroke)
     lines.append(
       "  " + pad("\"\(query)\"", 10)
