@@ -67,10 +67,10 @@ let map = folded.offsetMap
 report.notes.append(
   String(
     format:
-      "offset map: %d entries, %.4f bytes per input byte (%d B per entry); folded/original size %.3f",
-    map.entries.count,
-    Double(map.entries.count * MemoryLayout<OffsetMap.Entry>.stride) / Double(max(bytes.count, 1)),
-    MemoryLayout<OffsetMap.Entry>.stride,
+      "offset map: %d entries, %.4f bytes per input byte (%.2f B per entry, allocated); folded/original size %.3f",
+    map.count,
+    Double(map.allocatedBytes) / Double(max(bytes.count, 1)),
+    Double(map.allocatedBytes) / Double(max(map.count, 1)),
     Double(folded.foldedBytes.count) / Double(max(bytes.count, 1))))
 
 let sliceFolded = FoldedText(sliceText)

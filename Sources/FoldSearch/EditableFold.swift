@@ -23,8 +23,9 @@
 /// result, folded bytes and map entries, with a fresh fold after random
 /// edits.
 ///
-/// - Complexity: O(n) byte copies (memmove speed) and O(k) entry moves for a
-///   text of n bytes and k entries, plus folding the edited bytes.
+/// - Complexity: O(n) byte copies (memmove speed) and O(b) block moves for a
+///   text of n bytes and a map of b blocks (the map's blocks are relative, so
+///   moving one is rewriting its first entry), plus folding the edited bytes.
 struct EditableFold: Sendable {
   /// The original text (contiguous UTF-8).
   private(set) var text: String
@@ -91,11 +92,12 @@ struct EditableFold: Sendable {
     var textPieces: [Piece] = []
     var clusters: [(range: Range<Int>, middle: [UInt8])] = []
     var foldedPieces: [Piece] = []
-    var builder = EntryBuilder(capacity: oldMap.entries.count + 16 * edits.count + 16)
+    var builder = OffsetMap()
+    builder.reserveCapacity(oldMap.count + 16 * edits.count + 16)
     var newOriginal = 0
     var newFoldedCount = 0
     text.utf8.withContiguousStorageIfAvailable { old in
-      oldMap.entries.withUnsafeBufferPointer { entries in
+      do {
         var entryIndex = 0
         var consumed = 0
         var consumedFolded = 0
@@ -105,20 +107,15 @@ struct EditableFold: Sendable {
           let shiftFolded = newFoldedCount - consumedFolded
           let shiftOriginal = newOriginal - consumed
           // First entry at or after `end`.
-          var last = entryIndex
-          var high = entries.count
-          while last < high {
-            let mid = (last + high) / 2
-            if entries[mid].original < end { last = mid + 1 } else { high = mid }
-          }
+          let last = oldMap.firstEntry(originalAtLeast: end, from: entryIndex)
           if entryIndex < last {
             // The first entry goes through the builder rules; the others keep
-            // their relations.
+            // their relations (whole blocks are copied as bytes).
             builder.note(
-              entries[entryIndex], shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+              oldMap.entry(at: entryIndex), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
             builder.appendShifted(
-              UnsafeBufferPointer(rebasing: entries[entryIndex + 1..<last]),
-              shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+              entryIndex + 1..<last, of: oldMap, shiftFolded: shiftFolded,
+              shiftOriginal: shiftOriginal)
           }
           entryIndex = last
           textPieces.append(.old(consumed..<end))
@@ -166,11 +163,10 @@ struct EditableFold: Sendable {
           lastMiddleEnd = newOriginal
           // Skip the old entries of the replaced stretch; keep an atomic
           // start at `end` (its scalar is not replaced).
-          while entryIndex < entries.count,
-            entries[entryIndex].original < end
-              || (entries[entryIndex].original == end && !entries[entryIndex].isAtomic)
-          {
-            entryIndex += 1
+          entryIndex = oldMap.firstEntry(originalAtLeast: end, from: entryIndex)
+          if entryIndex < oldMap.count {
+            let entry = oldMap.entry(at: entryIndex)
+            if entry.original == end && !entry.isAtomic { entryIndex += 1 }
           }
           consumed = end
           consumedFolded = oldMap.foldedOffset(ofOriginal: end)
@@ -179,12 +175,12 @@ struct EditableFold: Sendable {
         // Old entries at the very end (after trailing ignorables).
         let shiftFolded = newFoldedCount - consumedFolded
         let shiftOriginal = newOriginal - consumed
-        for entry in entries[entryIndex...] {
-          builder.note(entry, shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+        for k in entryIndex..<oldMap.count {
+          builder.note(oldMap.entry(at: k), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
         }
       }
     }!
-    builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
+    builder.finish(foldedCount: newFoldedCount, originalCount: newOriginal)
     var newText: String
     if clusters.count == 1 {
       // One stretch: replace it in place (a memmove, no revalidation).
@@ -209,13 +205,9 @@ struct EditableFold: Sendable {
         count = Self.assemble(foldedPieces, old: old, into: buffer)
       }
     }
-    var newMap = OffsetMap()
-    newMap.entries = builder.finish()
-    newMap.foldedCount = newFoldedCount
-    newMap.originalCount = newOriginal
     text = newText
     folded = newFolded
-    map = newMap
+    map = builder
     return lastMiddleEnd
   }
 
@@ -238,104 +230,5 @@ struct EditableFold: Sendable {
       }
     }
     return offset
-  }
-}
-
-/// Builds offset-map entries into raw memory, applying the same rules as
-/// ``OffsetMap/noteBoundary(folded:original:)`` and
-/// ``OffsetMap/noteAtomicStart(folded:original:)`` (a test compares the
-/// result with a fresh fold), with bulk appends at memmove speed.
-struct EntryBuilder {
-  private var buffer: UnsafeMutableBufferPointer<OffsetMap.Entry>
-  private var count = 0
-
-  init(capacity: Int) {
-    buffer = .allocate(capacity: max(capacity, 16))
-  }
-
-  private mutating func reserve(_ extra: Int) {
-    guard count + extra > buffer.count else { return }
-    let grown = UnsafeMutableBufferPointer<OffsetMap.Entry>.allocate(
-      capacity: max(buffer.count * 2, count + extra))
-    UnsafeMutableRawPointer(grown.baseAddress!).copyMemory(
-      from: buffer.baseAddress!, byteCount: count * MemoryLayout<OffsetMap.Entry>.stride)
-    buffer.deallocate()
-    buffer = grown
-  }
-
-  private var last: OffsetMap.Entry? { count > 0 ? buffer[count - 1] : nil }
-
-  private mutating func append(_ entry: OffsetMap.Entry) {
-    // Only ignorables lay between: the later original position wins.
-    if count > 0, buffer[count - 1].folded == entry.folded { count -= 1 }
-    if !entry.isAtomic {
-      // Drop the entry if the shift before it already predicts it.
-      let predicted: Int? =
-        last.map { $0.isAtomic ? nil : $0.original + (entry.folded - $0.folded) } ?? entry.folded
-      if predicted == entry.original { return }
-    }
-    reserve(1)
-    buffer[count] = entry
-    count += 1
-  }
-
-  mutating func noteBoundary(folded: Int, original: Int) {
-    if let last {
-      if last.isAtomic {
-        append(OffsetMap.Entry(folded: folded, original: original, isAtomic: false))
-        return
-      }
-      if last.original + (folded - last.folded) == original { return }
-    } else if folded == original {
-      return
-    }
-    append(OffsetMap.Entry(folded: folded, original: original, isAtomic: false))
-  }
-
-  /// Replays one entry, shifted.
-  mutating func note(_ entry: OffsetMap.Entry, shiftFolded: Int, shiftOriginal: Int) {
-    if entry.isAtomic {
-      append(
-        OffsetMap.Entry(
-          folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal,
-          isAtomic: true))
-    } else {
-      noteBoundary(folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal)
-    }
-  }
-
-  /// Appends entries that keep their relations, shifted.
-  mutating func appendShifted(
-    _ entries: UnsafeBufferPointer<OffsetMap.Entry>, shiftFolded: Int, shiftOriginal: Int
-  ) {
-    guard entries.count > 0 else { return }
-    reserve(entries.count)
-    let destination = buffer.baseAddress! + count
-    UnsafeMutableRawPointer(destination).copyMemory(
-      from: entries.baseAddress!, byteCount: entries.count * MemoryLayout<OffsetMap.Entry>.stride)
-    if shiftFolded != 0 || shiftOriginal != 0 {
-      var p = destination
-      let end = destination + entries.count
-      while p < end {
-        p.pointee.folded += shiftFolded
-        p.pointee.original += shiftOriginal
-        p += 1
-      }
-    }
-    count += entries.count
-  }
-
-  /// The entries; the builder must not be used afterwards.
-  mutating func finish() -> [OffsetMap.Entry] {
-    defer { buffer.deallocate() }
-    let count = self.count
-    let source = buffer.baseAddress!
-    return [OffsetMap.Entry](unsafeUninitializedCapacity: count) { destination, initialized in
-      if count > 0 {
-        UnsafeMutableRawPointer(destination.baseAddress!).copyMemory(
-          from: source, byteCount: count * MemoryLayout<OffsetMap.Entry>.stride)
-      }
-      initialized = count
-    }
   }
 }

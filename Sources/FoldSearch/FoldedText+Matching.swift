@@ -100,13 +100,15 @@ extension FoldedText {
     var startCursor = OffsetMap.Cursor()
     var endCursor = OffsetMap.Cursor()
     foldedBytes.withUnsafeBufferPointer { haystack in
-      searcher.forEachOccurrence(in: haystack, from: 0) { start in
-        let end = start + needle.count
-        guard let lower = startCursor.originalOffset(ofFolded: start, in: map),
-          let upper = endCursor.originalOffset(ofFolded: end, in: map)
-        else { return start + 1 }
-        report(lower..<upper)
-        return overlapping ? start + 1 : end
+      map.withView { view in
+        searcher.forEachOccurrence(in: haystack, from: 0) { start in
+          let end = start + needle.count
+          guard let lower = startCursor.originalOffset(ofFolded: start, in: view),
+            let upper = endCursor.originalOffset(ofFolded: end, in: view)
+          else { return start + 1 }
+          report(lower..<upper)
+          return overlapping ? start + 1 : end
+        }
       }
     }
   }

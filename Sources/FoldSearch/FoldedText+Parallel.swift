@@ -31,10 +31,12 @@ public enum Parallelism: Sendable, Hashable {
 /// continuation byte), so no scalar and no maximal ill-formed subpart spans a
 /// cut: each piece folds exactly as it would inside the whole. The pieces fold
 /// concurrently; their folded bytes are concatenated and their maps merged by
-/// shifting each piece's entries by the piece's folded and original start and
-/// replaying them through the map's own append rules (which drop an entry the
-/// previous shift already predicts and let the later of two entries at one
-/// folded position win), so the merged map equals the sequential one.
+/// shifting each piece's entries by the piece's folded and original start:
+/// the cut's entry and the piece's first go through the map's own append
+/// rules (which drop an entry the previous shift already predicts and let the
+/// later of two entries at one folded position win), the rest keep their
+/// relations and are copied block by block, so the merged map equals the
+/// sequential one.
 extension FoldedText {
   /// Inputs below this many bytes always fold on one thread.
   package static let parallelThreshold = 8 << 20
@@ -105,7 +107,7 @@ extension FoldedText {
       initialized = offset
     }
     var map = OffsetMap()
-    map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.entries.count } + threads)
+    map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.count } + threads)
     var invalid: [InvalidSequence] = []
     var foldedBase = 0
     for k in 0..<threads {
@@ -114,11 +116,13 @@ extension FoldedText {
       if k > 0 {
         map.merge(OffsetMap.Entry(folded: foldedBase, original: originalBase, isAtomic: false))
       }
-      for entry in piece.map.entries {
-        map.merge(
-          OffsetMap.Entry(
-            folded: entry.folded + foldedBase, original: entry.original + originalBase,
-            isAtomic: entry.isAtomic))
+      // The piece's first entry goes through the building rules (it may
+      // merge with the cut's); the others keep their relations and are
+      // copied block by block.
+      if piece.map.count > 0 {
+        map.note(piece.map.entry(at: 0), shiftFolded: foldedBase, shiftOriginal: originalBase)
+        map.appendShifted(
+          1..<piece.map.count, of: piece.map, shiftFolded: foldedBase, shiftOriginal: originalBase)
       }
       for sequence in piece.invalidSequences {
         invalid.append(

@@ -123,8 +123,11 @@ struct MatchScanner {
   func accept(foldedStart start: Int, length: Int) -> Range<Int>? {
     var startCursor = OffsetMap.Cursor()
     var endCursor = OffsetMap.Cursor()
-    return accept(
-      foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor)
+    return map.withView {
+      accept(
+        foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor,
+        in: $0)
+    }
   }
 
   /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursors
@@ -132,11 +135,11 @@ struct MatchScanner {
   @inline(__always)
   func accept(
     foldedStart start: Int, length: Int, startCursor: inout OffsetMap.Cursor,
-    endCursor: inout OffsetMap.Cursor
+    endCursor: inout OffsetMap.Cursor, in view: OffsetMap.View
   ) -> Range<Int>? {
-    guard let lower = startCursor.originalOffset(ofFolded: start, in: map),
+    guard let lower = startCursor.originalOffset(ofFolded: start, in: view),
       lower >= window.lowerBound,
-      let upper = endCursor.originalOffset(ofFolded: start + length, in: map)
+      let upper = endCursor.originalOffset(ofFolded: start + length, in: view)
     else { return nil }
     return finish(lower, upper)
   }
@@ -210,16 +213,18 @@ struct MatchScanner {
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
     var startCursor = OffsetMap.Cursor()
     var endCursor = OffsetMap.Cursor()
-    ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
-      guard
-        let range = accept(
-          foldedStart: offset, length: needle.count, startCursor: &startCursor,
-          endCursor: &endCursor),
-        range.lowerBound >= from
-      else {
-        return offset + 1
+    map.withView { view in
+      ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
+        guard
+          let range = accept(
+            foldedStart: offset, length: needle.count, startCursor: &startCursor,
+            endCursor: &endCursor, in: view),
+          range.lowerBound >= from
+        else {
+          return offset + 1
+        }
+        return body(range) ? offset + needle.count : nil
       }
-      return body(range) ? offset + needle.count : nil
     }
   }
 
@@ -244,15 +249,17 @@ struct MatchScanner {
     var overflow = false
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<window.upperBound])
     var cursor = OffsetMap.Cursor()
-    ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: window.lowerBound) {
-      offset in
-      guard cursor.originalOffset(ofFolded: offset, in: map) != nil else { return offset + 1 }
-      if starts.count == limit {
-        overflow = true
-        return nil
+    map.withView { view in
+      ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: window.lowerBound) {
+        offset in
+        guard cursor.originalOffset(ofFolded: offset, in: view) != nil else { return offset + 1 }
+        if starts.count == limit {
+          overflow = true
+          return nil
+        }
+        starts.append(offset)
+        return offset + 1
       }
-      starts.append(offset)
-      return offset + 1
     }
     return overflow ? nil : starts
   }
@@ -293,11 +300,11 @@ struct MatchScanner {
     var resume = 0
     var startCursor = OffsetMap.Cursor()
     var endCursor = OffsetMap.Cursor()
-    map.entries.withUnsafeBufferPointer { entries in
+    map.withView { view in
       for start in starts where start >= resume {
-        guard let lower = startCursor.originalOffset(ofFolded: start, in: entries),
+        guard let lower = startCursor.originalOffset(ofFolded: start, in: view),
           lower >= window.lowerBound,
-          let upper = endCursor.originalOffset(ofFolded: start + length, in: entries),
+          let upper = endCursor.originalOffset(ofFolded: start + length, in: view),
           let range = finish(lower, upper)
         else { continue }
         result.append(range)

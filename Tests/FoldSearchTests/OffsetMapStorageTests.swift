@@ -1,0 +1,202 @@
+import Testing
+import _FoldSearchTestSupport
+
+@testable import FoldSearch
+
+/// The offset map's delta-coded block storage against a plain array of
+/// entries built by the same rules: random scalar streams (long ASCII runs,
+/// accents, expansions, ignorable runs, 64-bit positions), every lookup, the
+/// cursor, and block-copying appends.
+@Suite("Offset map storage")
+struct OffsetMapStorageTests {
+  /// The map's rules over a plain array, as the map kept them before it was
+  /// delta-coded: the later of two entries at one folded position wins, and
+  /// an entry the previous shift predicts is dropped.
+  struct PlainMap {
+    var entries: [OffsetMap.Entry] = []
+    var foldedCount = 0
+    var originalCount = 0
+
+    mutating func append(_ entry: OffsetMap.Entry) {
+      if let last = entries.last, last.folded == entry.folded { entries.removeLast() }
+      if !entry.isAtomic {
+        let predicted: Int? =
+          entries.last.map { $0.isAtomic ? nil : $0.original + (entry.folded - $0.folded) }
+          ?? entry.folded
+        if predicted == entry.original { return }
+      }
+      entries.append(entry)
+    }
+
+    /// The map's `noteBoundary` is this append with a shortcut.
+    mutating func noteBoundary(folded: Int, original: Int) {
+      append(.init(folded: folded, original: original, isAtomic: false))
+    }
+
+    func originalOffset(ofFolded position: Int) -> Int? {
+      guard let entry = entries.last(where: { $0.folded <= position }) else { return position }
+      if entry.isAtomic { return position == entry.folded ? entry.original : nil }
+      return entry.original + (position - entry.folded)
+    }
+
+    func foldedOffset(ofOriginal position: Int) -> Int {
+      let k = entries.lastIndex { $0.original <= position }
+      let next = entries.first { $0.original > position }?.folded ?? foldedCount
+      guard let k else { return min(position, next) }
+      let entry = entries[k]
+      if entry.isAtomic { return position == entry.original ? entry.folded : next }
+      return min(entry.folded + (position - entry.original), next)
+    }
+  }
+
+  /// One random text's worth of fold events, applied to both maps; returns
+  /// the original scalar boundaries.
+  static func build(
+    _ map: inout OffsetMap, _ plain: inout PlainMap, rng: inout SplitMix64, scalars: Int, base: Int
+  ) -> [Int] {
+    var o = base
+    var f = base
+    var boundaries = [base]
+    for _ in 0..<scalars {
+      let kind = rng.next() % 16
+      var originalLength = 1
+      var foldedLength = 1
+      var atomic = false
+      switch kind {
+      case 0...5: originalLength = 2  // é → e
+      case 6: (originalLength, foldedLength) = (3, 1)  // ǘ → u
+      case 7: (originalLength, foldedLength) = (Int(rng.next() % 3) + 1, 0)  // ignorable
+      case 8: (originalLength, foldedLength, atomic) = (2, 2, true)  // ß → ss
+      case 9: (originalLength, foldedLength, atomic) = (3, 9, true)  // 한 → jamo
+      case 10: (originalLength, foldedLength) = (Int(rng.next() % 300) + 1, 0)  // run of marks
+      case 11:  // an ASCII run (a word, or a long run: large folded deltas)
+        originalLength = Int(rng.next() % (rng.next() % 2 == 0 ? 100 : 100_000)) + 1
+        foldedLength = originalLength
+      case 12: (originalLength, foldedLength, atomic) = (3, Int(rng.next() % 200) + 2, true)
+      default: break  // ASCII
+      }
+      if atomic { map.noteAtomicStart(folded: f, original: o) }
+      if atomic { plain.append(.init(folded: f, original: o, isAtomic: true)) }
+      o += originalLength
+      f += foldedLength
+      if atomic || originalLength != foldedLength || kind == 11 {
+        map.noteBoundary(folded: f, original: o)
+        plain.noteBoundary(folded: f, original: o)
+      }
+      boundaries.append(o)
+    }
+    map.finish(foldedCount: f, originalCount: o)
+    plain.noteBoundary(folded: f, original: o)
+    plain.foldedCount = f
+    plain.originalCount = o
+    return boundaries
+  }
+
+  /// Positions worth looking up: each entry's and its neighbours, and some
+  /// random ones, sorted.
+  static func foldedProbes(_ plain: PlainMap, rng: inout SplitMix64) -> [Int] {
+    var probes = Set([0, plain.foldedCount])
+    for entry in plain.entries {
+      for d in -2...2 where (0...plain.foldedCount).contains(entry.folded + d) {
+        probes.insert(entry.folded + d)
+      }
+    }
+    for _ in 0..<200 { probes.insert(Int(rng.next() % UInt64(plain.foldedCount + 1))) }
+    return probes.sorted()
+  }
+
+  @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+  func agreesWithPlainEntries(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    // Beyond 4 GiB for odd seeds: 64-bit positions in the blocks and deltas.
+    let base = seed % 2 == 1 ? 5 << 30 : 0
+    var map = OffsetMap()
+    var plain = PlainMap()
+    let boundaries = Self.build(
+      &map, &plain, rng: &rng, scalars: Int(rng.next() % 3000) + 1, base: base)
+    #expect(map.violations() == [], "seed \(seed)")
+    #expect(map.entries == plain.entries, "seed \(seed)")
+    #expect(map.count == plain.entries.count, "seed \(seed)")
+    for k in stride(from: 0, to: plain.entries.count, by: 7) {
+      #expect(map.entry(at: k) == plain.entries[k], "seed \(seed) entry \(k)")
+    }
+    var cursor = OffsetMap.Cursor()
+    for position in Self.foldedProbes(plain, rng: &rng) where position >= base {
+      let expected = plain.originalOffset(ofFolded: position)
+      #expect(map.originalOffset(ofFolded: position) == expected, "seed \(seed) at \(position)")
+      #expect(
+        cursor.originalOffset(ofFolded: position, in: map) == expected,
+        "seed \(seed) cursor at \(position)")
+    }
+    for position in boundaries {
+      #expect(
+        map.foldedOffset(ofOriginal: position) == plain.foldedOffset(ofOriginal: position),
+        "seed \(seed) original \(position)")
+      let first = plain.entries.firstIndex { $0.original >= position } ?? plain.entries.count
+      #expect(map.firstEntry(originalAtLeast: position) == first, "seed \(seed) \(position)")
+    }
+  }
+
+  /// Copying a run of entries, shifted, block by block equals replaying
+  /// them one by one; and the copy's lookups are the source's, shifted.
+  @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+  func appendShiftedEqualsReplay(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    var source = OffsetMap()
+    var plain = PlainMap()
+    _ = Self.build(&source, &plain, rng: &rng, scalars: 2000, base: 0)
+    let count = plain.entries.count
+    guard count > 2 else { return }
+    let lower = Int(rng.next() % UInt64(count - 1))
+    let upper = lower + 1 + Int(rng.next() % UInt64(count - lower - 1))
+    // A prefix of other entries first, so the copy starts mid-block.
+    var map = OffsetMap()
+    var expected = PlainMap()
+    let prefix = Int(rng.next() % 100)
+    for k in 0..<prefix {
+      map.noteBoundary(folded: 2 * k + 2, original: 3 * k + 3)
+      expected.noteBoundary(folded: 2 * k + 2, original: 3 * k + 3)
+    }
+    let shiftFolded = 3 * prefix + 10 - plain.entries[lower].folded + (1 << 33)
+    let shiftOriginal = 4 * prefix + 20 - plain.entries[lower].original + (1 << 33)
+    map.note(source.entry(at: lower), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+    map.appendShifted(
+      lower + 1..<upper, of: source, shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+    for entry in plain.entries[lower..<upper] {
+      expected.append(
+        .init(
+          folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal,
+          isAtomic: entry.isAtomic))
+    }
+    let end = expected.entries.last!
+    map.finish(foldedCount: end.folded + 5, originalCount: end.original + 5)
+    expected.noteBoundary(folded: end.folded + 5, original: end.original + 5)
+    #expect(map.entries == expected.entries, "seed \(seed) copy \(lower)..<\(upper)")
+    #expect(map.violations() == [], "seed \(seed)")
+  }
+
+  /// Entry counts around block sizes: every block holds 1...64 entries, and
+  /// a copy of each prefix too.
+  @Test func blockBoundaries() {
+    for n in [1, 63, 64, 65, 66, 127, 128, 129, 130, 200] {
+      var map = OffsetMap()
+      var plain = PlainMap()
+      for k in 0..<n {
+        map.noteBoundary(folded: 2 * k + 2, original: 3 * k + 3)
+        plain.noteBoundary(folded: 2 * k + 2, original: 3 * k + 3)
+      }
+      map.finish(foldedCount: 2 * n + 1, originalCount: 3 * n + 1)
+      #expect(map.violations() == [], "\(n) entries")
+      #expect(map.entries == plain.entries, "\(n) entries")
+      for upper in [1, 64, 65, 66, 129, n] where upper <= n {
+        var copy = OffsetMap()
+        copy.note(map.entry(at: 0), shiftFolded: 7, shiftOriginal: 9)
+        copy.appendShifted(1..<upper, of: map, shiftFolded: 7, shiftOriginal: 9)
+        let last = copy.entries.last!
+        copy.finish(foldedCount: last.folded + 1, originalCount: last.original + 1)
+        #expect(copy.violations() == [], "\(n) entries, copy of \(upper)")
+        #expect(copy.count == upper, "\(n) entries, copy of \(upper)")
+      }
+    }
+  }
+}
