@@ -42,6 +42,13 @@ var report = Report(
 
 // Whole-text operations.
 let (foldTime, folded) = measure(bytes: bytes.count, runs: runs) { FoldedText(text) }
+// The same fold on one thread: the parallel speed-up is the ratio of the two rows.
+let (sequentialFoldTime, sequentialFolded) = measure(bytes: bytes.count, runs: runs) {
+  FoldedText(text, parallelism: .sequential)
+}
+guard sequentialFolded.foldedBytes == folded.foldedBytes,
+  sequentialFolded.offsetMap.entries == folded.offsetMap.entries
+else { fail("the parallel fold differs from the sequential one") }
 var scratch = [UInt8](repeating: 0, count: bytes.count)
 let (copyTime, _) = measure(bytes: bytes.count, runs: runs) { Peers.copy(bytes, into: &scratch) }
 let (pipelineTime, _) = measure(bytes: slice.count, runs: runs) { Peers.pipelineFold(slice) }
@@ -57,12 +64,19 @@ report.notes.append(
     collationFirstUse * 1000))
 report.wholeText = [
   ("fold (FoldedText)", foldTime),
+  ("fold, one thread", sequentialFoldTime),
   ("fold, collation profile", collationFoldTime),
   ("memcpy of the input", copyTime),
   ("ICU fold pipeline (no map)\(slice.count < bytes.count ? ", slice" : "")", pipelineTime),
 ]
 report.notes.append(
   String(format: "fold table first use: %.1f ms (once per process)", firstUse * 1000))
+report.notes.append(
+  String(
+    format: "parallel fold: %.2f× the one-thread fold (%d threads for this input)",
+    foldTime.median / max(sequentialFoldTime.median, 1e-9),
+    FoldedText.threadCount(.automatic, bytes: bytes.count, threshold: FoldedText.parallelThreshold))
+)
 let map = folded.offsetMap
 report.notes.append(
   String(
