@@ -26,8 +26,12 @@ import _FoldSearchCShim
 /// ideographs) have unique primaries and fold to themselves without asking.
 ///
 /// Contractions (several scalars that collate as one unit, such as
-/// и + U+0306 = й, or Danish "aa") cannot be expressed per scalar; see
-/// ``contractions(locale:)`` and the README's deviation classes.
+/// и + U+0306 = й, Thai เ + ก, or Danish "aa") fold as units: each whose
+/// primaries differ from its scalars' one by one folds to the spellings of
+/// its own primaries (``FoldTable/contraction(first:continuingAt:in:)``),
+/// longest first, as ICU matches them. Discontiguous contractions (a
+/// combining mark between the letter and the mark that contracts with it)
+/// are not: see the README's deviation classes.
 ///
 /// ## Cost and thread safety
 /// A locale's table is built on first use (about 0.2 s of ICU calls in a
@@ -143,6 +147,31 @@ package enum CollationFold {
       }
       if spelled != [Unicode.Scalar(value)!] { folds[value] = .scalars(spelled) }
     }
+    // Contractions: a unit whose primaries differ from its scalars' folds
+    // one by one (и + U+0306 is й; Thai เ + ก sorts as ก, เ; Danish "aa" is
+    // å) folds to its own primaries' spellings. Units starting with a
+    // noncharacter (ICU's internal markers) never occur in text.
+    var contractionFolds: [[UInt32]: [Unicode.Scalar]] = [:]
+    for unit in contractions(locale: locale) where unit.count >= 2 {
+      let values = unit.map(\.value)
+      guard !syntheticSpellings.contains(values[0]) else { continue }
+      let weights = Self.primaries(of: String(String.UnicodeScalarView(unit)), locale: locale)
+      let separately = values.flatMap {
+        primaries[$0] ?? Self.primaries(of: String(Unicode.Scalar($0)!), locale: locale)
+      }
+      if weights == separately { continue }
+      var spelled: [Unicode.Scalar] = []
+      for weight in weights {
+        if representative[weight] == nil {
+          guard let spare = synthetic.next() else {
+            preconditionFailure("more primaries without a scalar of their own than noncharacters")
+          }
+          representative[weight] = spare
+        }
+        spelled.append(Unicode.Scalar(representative[weight]!)!)
+      }
+      contractionFolds[values] = spelled
+    }
     // The noncharacters used as spellings must not fold to themselves from
     // text: give the unused ones their own primaries (they are identity) and
     // the used ones U+FFFD's spelling... they keep identity; a text
@@ -158,7 +187,7 @@ package enum CollationFold {
     let captured = folds
     let table = FoldTable(
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
-      impliedOptions: [._graphemeStart, ._clusterEnd])
+      impliedOptions: [._graphemeStart, ._clusterEnd], contractions: contractionFolds)
     return Folds(folds: folds, table: table)
   }
 

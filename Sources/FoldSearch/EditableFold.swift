@@ -66,6 +66,35 @@ struct EditableFold: Sendable {
     return table.entry(value).isIgnorable
   }
 
+  /// Whether the scalar starting at `offset` may continue a contraction of
+  /// the profile (so `offset` may lie inside one).
+  private func isContinuation(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard !table.continuations.isEmpty, let value = WordBoundary.scalar(at: offset, in: bytes)
+    else { return false }
+    return table.continuations.contains(value)
+  }
+
+  /// Where refolding for `edit` starts: its start, moved back (not before
+  /// `floor`) while the old scalar there, or the first new one, may continue
+  /// a contraction begun before it.
+  private func safeStart(
+    of edit: Edit, in old: UnsafeBufferPointer<UInt8>, notBefore floor: Int
+  ) -> Int {
+    guard !table.continuations.isEmpty else { return edit.range.lowerBound }
+    let firstNew: UInt32? =
+      edit.replacement.unicodeScalars.first?.value
+      ?? WordBoundary.scalar(at: edit.range.upperBound, in: old)
+    var start = edit.range.lowerBound
+    while start > floor,
+      isContinuation(at: start, in: old)
+        || (start == edit.range.lowerBound && firstNew.map(table.continuations.contains) == true)
+    {
+      start -= 1
+      while start > floor && old[start] & 0xC0 == 0x80 { start -= 1 }
+    }
+    return start
+  }
+
   /// The length of the scalar starting at `offset`.
   private static func scalarLength(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let b0 = bytes[offset]
@@ -130,7 +159,7 @@ struct EditableFold: Sendable {
         var i = 0
         while i < edits.count {
           // One cluster: edits whose middles touch.
-          let start = edits[i].range.lowerBound
+          let start = safeStart(of: edits[i], in: old, notBefore: consumed)
           var middle: [UInt8] = []
           var end = start
           repeat {
@@ -139,15 +168,19 @@ struct EditableFold: Sendable {
               contentsOf: UnsafeBufferPointer(rebasing: old[end..<edit.range.lowerBound]))
             middle.append(contentsOf: edit.replacement.utf8)
             end = edit.range.upperBound
-            // Extend over the ignorables that follow.
+            // Extend over the ignorables that follow, and off the inside of
+            // a contraction (up to the next edit, which then joins).
+            let limit = i + 1 < edits.count ? edits[i + 1].range.lowerBound : old.count
             var extended = end
-            while extended < old.count, isIgnorable(at: extended, in: old) {
+            while extended < limit,
+              isIgnorable(at: extended, in: old) || isContinuation(at: extended, in: old)
+            {
               extended += Self.scalarLength(at: extended, in: old)
             }
             middle.append(contentsOf: UnsafeBufferPointer(rebasing: old[end..<extended]))
             end = extended
             i += 1
-          } while i < edits.count && edits[i].range.lowerBound <= end
+          } while i < edits.count && safeStart(of: edits[i], in: old, notBefore: end) <= end
 
           copyUnchanged(to: start, foldedEnd: oldMap.foldedOffset(ofOriginal: start))
           let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }

@@ -38,9 +38,27 @@ package final class FoldTable: Sendable {
 
     @inline(__always) package var isIdentity: Bool { rawValue == 0 }
     @inline(__always) package var isIgnorable: Bool { rawValue == .max }
-    @inline(__always) package var offset: Int { Int(rawValue >> 8) }
+    @inline(__always) package var offset: Int { Int((rawValue >> 8) & 0x7F_FFFF) }
     @inline(__always) package var length: Int { Int((rawValue >> 1) & 0x7F) }
     @inline(__always) package var isAtomic: Bool { rawValue & 1 != 0 }
+    /// The scalar may start a contraction (see ``FoldTable/contraction(at:in:)``):
+    /// bit 31, which offsets (below 2^23) never reach. Such an entry is
+    /// never identity: a starter that folds to itself spells itself in the pool.
+    @inline(__always) package var isContractionStarter: Bool {
+      rawValue & Self.starterBit != 0 && rawValue != .max
+    }
+    package static let starterBit: UInt32 = 1 << 31
+  }
+
+  /// A contraction of a collation profile: scalars that fold as one unit
+  /// (и + U+0306 → й; Thai เ + ก → ก เ), stored under its first scalar.
+  package struct Contraction: Sendable {
+    /// The scalars after the first.
+    package var rest: [UInt32]
+    /// The unit's folded bytes.
+    package var folded: [UInt8]
+    /// The fold has more than one scalar.
+    package var isAtomic: Bool
   }
 
   /// The table of the default (`foundation`) profile: ``FoldRule``.
@@ -78,6 +96,24 @@ package final class FoldTable: Sendable {
   package let maxExpansion: Int
   /// Number of distinct 256-scalar blocks (diagnostics).
   package let blockCount: Int
+  /// The contractions, by first scalar, longest first; empty for
+  /// `foundation`.
+  package let contractions: [UInt32: [Contraction]]
+  /// Every scalar that is not the first of some contraction: a position
+  /// before one may lie inside a contraction, so edits and parallel cuts
+  /// move off it.
+  package let continuations: Set<UInt32>
+  /// `continuationLeads[b >> 6] >> (b & 63) & 1`: byte b leads the UTF-8 of
+  /// some continuation, so a starter followed by any other byte starts no
+  /// contraction (the fold loop's quick reject).
+  package let continuationLeads: (UInt64, UInt64, UInt64, UInt64)
+  /// For the fold's word-at-a-time ASCII path when ASCII bytes start
+  /// contractions (Danish "aa"): each ASCII starter, and each ASCII byte
+  /// that leads a continuation, with bit 5 set (so both cases match),
+  /// repeated into the eight bytes of a word; four of each at most (the
+  /// list is padded by repeating its first). Nil when no ASCII byte starts a
+  /// contraction.
+  package let asciiContractionWords: (starters: [UInt64], continuations: [UInt64])?
   /// Filters every search with this table applies on top of the caller's:
   /// for the collation profiles, matches start on grapheme-cluster
   /// boundaries, as their oracle (ICU `usearch`, like browsers'
@@ -92,11 +128,57 @@ package final class FoldTable: Sendable {
   ///   - candidates: every scalar for which `rule` may return something other
   ///     than the scalar itself; all others are recorded as identity without
   ///     asking `rule`.
+  ///   - contractions: sequences of scalars that fold as one unit, with
+  ///     their folds (collation profiles).
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
-    impliedOptions: SearchOptions = []
+    impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:]
   ) {
     self.impliedOptions = impliedOptions
+    var starters: [UInt32: [Contraction]] = [:]
+    var continuations = Set<UInt32>()
+    for (scalars, folded) in contractions where scalars.count >= 2 {
+      // A starter without a primary of its own (ignorable) would need a flag
+      // the ignorable entry cannot carry: such contractions are left out
+      // (the collation data of ICU 72 has none).
+      guard let first = Unicode.Scalar(scalars[0]), rule(first) != .ignorable else { continue }
+      starters[scalars[0], default: []].append(
+        Contraction(
+          rest: Array(scalars.dropFirst()), folded: folded.flatMap { Array(String($0).utf8) },
+          isAtomic: folded.count > 1))
+      continuations.formUnion(scalars.dropFirst())
+    }
+    for key in starters.keys { starters[key]!.sort { $0.rest.count > $1.rest.count } }
+    self.contractions = starters
+    self.continuations = continuations
+    var leads: [UInt64] = [0, 0, 0, 0]
+    for list in starters.values {
+      for contraction in list {
+        let lead = Array(String(Unicode.Scalar(contraction.rest[0])!).utf8)[0]
+        leads[Int(lead >> 6)] |= 1 << UInt64(lead & 63)
+      }
+    }
+    self.continuationLeads = (leads[0], leads[1], leads[2], leads[3])
+    let asciiStarters = Set(starters.keys.filter { $0 < 0x80 }.map { UInt8($0) | 0x20 })
+    let asciiLeads = Set(
+      (0..<128).filter { leads[$0 >> 6] >> UInt64($0 & 63) & 1 != 0 }.map { UInt8($0) | 0x20 })
+    func words(_ bytes: Set<UInt8>) -> [UInt64] {
+      let sorted = bytes.sorted()
+      return (0..<4).map { UInt64(sorted[min($0, sorted.count - 1)]) &* 0x0101_0101_0101_0101 }
+    }
+    if asciiStarters.isEmpty {
+      asciiContractionWords = nil
+    } else if asciiStarters.count <= 4 && asciiLeads.count <= 4 {
+      // No ASCII continuation: 0 never equals a byte with bit 5 set.
+      asciiContractionWords = (
+        words(asciiStarters), asciiLeads.isEmpty ? [0, 0, 0, 0] : words(asciiLeads)
+      )
+    } else {
+      asciiContractionWords = nil
+    }
+    let wideASCIIWithContractions = asciiStarters.isEmpty || asciiContractionWords != nil
+    var candidates = candidates
+    for starter in starters.keys { candidates.append(starter...starter) }
     var pool: [UInt8] = []
     var poolIndex: [[UInt8]: Int] = [:]
     var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
@@ -113,10 +195,11 @@ package final class FoldTable: Sendable {
       var block = [UInt32](repeating: 0, count: 256)
       for value in values {
         guard let scalar = Unicode.Scalar(value) else { continue }
+        let isStarter = starters[value] != nil
         switch rule(scalar) {
         case .ignorable:
           block[Int(value & 0xFF)] = Entry.ignorable.rawValue
-        case .scalars(let folded) where folded == [scalar]:
+        case .scalars(let folded) where folded == [scalar] && !isStarter:
           continue
         case .scalars(let folded):
           let bytes = folded.flatMap { Array(String($0).utf8) }
@@ -130,6 +213,7 @@ package final class FoldTable: Sendable {
           }
           block[Int(value & 0xFF)] =
             Entry(offset: offset, length: bytes.count, atomic: folded.count > 1).rawValue
+            | (isStarter ? Entry.starterBit : 0)
         }
       }
       if let known = blockIndex[block] {
@@ -164,7 +248,7 @@ package final class FoldTable: Sendable {
       if (65...90).contains(b) {
         plain =
           plain && !e.isIdentity && !e.isIgnorable && !e.isAtomic && e.length == 1
-          && Int(pool[e.offset]) == b + 32
+          && !e.isContractionStarter && Int(pool[e.offset]) == b + 32
       } else {
         plain = plain && e.isIdentity
       }
@@ -178,12 +262,15 @@ package final class FoldTable: Sendable {
       let folds =
         e.isIdentity
         ? b : e.isIgnorable || e.isAtomic || e.length != 1 ? -1 : Int(self.pool[e.offset])
-      self.asciiSimple[b] = folds == Int(self.asciiFold[b]) && folds >= 0 && folds < 0x80
+      self.asciiSimple[b] =
+        folds == Int(self.asciiFold[b]) && folds >= 0 && folds < 0x80 && !e.isContractionStarter
       if (0x09...0x0D).contains(b) || (0x20...0x7E).contains(b) {
         printable = printable && folds == lowered
       }
     }
-    self.asciiPrintableIsPlain = printable
+    // With ASCII starters, the wide path stops before each that a possible
+    // continuation follows (see `asciiContractionWords`), or is not used.
+    self.asciiPrintableIsPlain = printable && wideASCIIWithContractions
 
     // Two-byte scalars, packed; and the expansion bound over every entry.
     var maxExpansion = 3  // one ill-formed byte becomes U+FFFD's three
@@ -193,7 +280,9 @@ package final class FoldTable: Sendable {
       let entry = Entry(
         rawValue: self.stage2[Int(self.stage1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
       let index = Int((value >> 6) & 0x1F) << 6 | Int(value & 0x3F)
-      if entry.isIdentity {
+      if entry.isContractionStarter {
+        continue  // slow: the general path tries the contractions
+      } else if entry.isIdentity {
         self.twoByte[index] = TwoByte.identity
       } else if entry.isIgnorable {
         self.twoByte[index] = TwoByte.ignorable
@@ -215,6 +304,14 @@ package final class FoldTable: Sendable {
         maxExpansion = max(maxExpansion, (entry.length + width - 1) / width)
       }
     }
+    for list in starters.values {
+      for contraction in list {
+        // The unit's UTF-8 length is at least one byte per scalar.
+        let minimumLength = contraction.rest.count + 1
+        maxExpansion = max(
+          maxExpansion, (contraction.folded.count + minimumLength - 1) / minimumLength)
+      }
+    }
     self.maxExpansion = maxExpansion
   }
 
@@ -232,6 +329,46 @@ package final class FoldTable: Sendable {
     static func pack(bytes: UInt64, length: Int, atomic: Bool) -> UInt64 {
       bytes | UInt64(length) << 32 | (atomic ? atomicBit : 0)
     }
+  }
+
+  /// The contraction that starts with the scalar `first` at `start` (its
+  /// first byte) and continues at `next` in `input`, longest first: the
+  /// contraction and the offset after it, or nil.
+  ///
+  /// - Precondition: `first` is a contraction starter of this table.
+  package func contraction(
+    first: UInt32, continuingAt next: Int, in input: UnsafeBufferPointer<UInt8>
+  ) -> (Contraction, end: Int)? {
+    guard next < input.count, mayContinue(input[next]), let candidates = contractions[first]
+    else { return nil }
+    for candidate in candidates {
+      var i = next
+      var matched = true
+      for expected in candidate.rest {
+        guard i < input.count, let scalar = WordBoundary.scalar(at: i, in: input),
+          scalar == expected
+        else {
+          matched = false
+          break
+        }
+        i += MatchScanner.utf8Length(scalar)
+      }
+      if matched { return (candidate, i) }
+    }
+    return nil
+  }
+
+  /// Whether `byte` leads the UTF-8 of some contraction's second scalar.
+  @inline(__always)
+  package func mayContinue(_ byte: UInt8) -> Bool {
+    let word: UInt64
+    switch byte >> 6 {
+    case 0: word = continuationLeads.0
+    case 1: word = continuationLeads.1
+    case 2: word = continuationLeads.2
+    default: word = continuationLeads.3
+    }
+    return word >> UInt64(byte & 63) & 1 != 0
   }
 
   /// The fold entry of a scalar value.

@@ -67,6 +67,22 @@ extension FoldedText {
       let wideASCII = table.asciiPrintableIsPlain
       let stopAtControls = !plainASCII
       let simple = table.asciiSimple.baseAddress!
+      // ASCII contraction starters (Danish "aa"): the word path stops before
+      // a starter that a possible continuation, a non-ASCII byte or the
+      // word's end follows, and the vector kernel is not used.
+      let asciiContractions = table.asciiContractionWords != nil
+      let (s0, s1, s2, s3) =
+        table.asciiContractionWords.map {
+          ($0.starters[0], $0.starters[1], $0.starters[2], $0.starters[3])
+        } ?? (0, 0, 0, 0)
+      let (c0, c1, c2, c3) =
+        table.asciiContractionWords.map {
+          ($0.continuations[0], $0.continuations[1], $0.continuations[2], $0.continuations[3])
+        } ?? (0, 0, 0, 0)
+      /// 0x80 in each byte of `word` that is zero (exact up to the first).
+      @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+      }
       var i = 0
       var o = 0
       while i < count {
@@ -81,6 +97,23 @@ extension FoldedText {
             high |=
               ((word &- 0x2020_2020_2020_2020) | (del &- 0x0101_0101_0101_0101)) & ~word
               & 0x8080_8080_8080_8080
+          }
+          if asciiContractions {
+            let lowered = word | 0x2020_2020_2020_2020
+            let starters =
+              zeroBytes(lowered ^ s0) | zeroBytes(lowered ^ s1) | zeroBytes(lowered ^ s2)
+              | zeroBytes(lowered ^ s3)
+            let continuations =
+              zeroBytes(lowered ^ c0) | zeroBytes(lowered ^ c1) | zeroBytes(lowered ^ c2)
+              | zeroBytes(lowered ^ c3)
+            // Byte k stops when it may start a contraction that byte k + 1
+            // (or what follows the word) may continue. Over-reporting only
+            // costs speed; a true starter is never missed.
+            #if _endian(little)
+              high |= starters & ((continuations | high) &>> 8 | 0x8000_0000_0000_0000)
+            #else
+              high |= starters & ((continuations | high) &<< 8 | 0x80)
+            #endif
           }
           let upper =
             (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
@@ -102,7 +135,7 @@ extension FoldedText {
           }
           i &+= 8
           o &+= 8
-          if count &- i >= 64 {
+          if count &- i >= 64 && !asciiContractions {
             // A run of ASCII: continue it with the vector kernel.
             // SAFETY: `out + o` has room for the `count - i` bytes (o stays
             // within i * maxExpansion), as the kernel requires.
@@ -198,6 +231,21 @@ extension FoldedText {
         } else if entry.isIgnorable {
           map.noteBoundary(folded: o, original: i)
         } else {
+          if entry.isContractionStarter, i < count, table.mayContinue(source[i]),
+            let (unit, end) = table.contraction(first: value, continuingAt: i, in: input)
+          {
+            // Several scalars that collate as one unit fold as one.
+            if unit.isAtomic { map.noteAtomicStart(folded: o, original: start) }
+            for byte in unit.folded {
+              out[o] = byte
+              o &+= 1
+            }
+            i = end
+            if unit.isAtomic || unit.folded.count != end &- start {
+              map.noteBoundary(folded: o, original: i)
+            }
+            continue
+          }
           if entry.isAtomic { map.noteAtomicStart(folded: o, original: start) }
           let pool = table.pool.baseAddress! + entry.offset
           for k in 0..<entry.length { out[o &+ k] = pool[k] }

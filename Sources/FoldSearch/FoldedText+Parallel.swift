@@ -28,7 +28,8 @@ public enum Parallelism: Sendable, Hashable {
 ///
 /// ## Idea
 /// The input is cut into one piece per thread at scalar starts (never before a
-/// continuation byte), so no scalar and no maximal ill-formed subpart spans a
+/// continuation byte, nor before a scalar that may continue a contraction of
+/// the profile), so no scalar, contraction or maximal ill-formed subpart spans a
 /// cut: each piece folds exactly as it would inside the whole. The pieces fold
 /// concurrently; their folded bytes are concatenated and their maps merged by
 /// shifting each piece's entries by the piece's folded and original start:
@@ -67,6 +68,14 @@ extension FoldedText {
     for k in 1..<threads {
       var cut = max(k * count / threads, cuts[k - 1])
       while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
+      // Nor inside a contraction of the profile: past any scalar that may
+      // continue one.
+      while cut < count, !table.continuations.isEmpty,
+        let value = WordBoundary.scalar(at: cut, in: input), table.continuations.contains(value)
+      {
+        cut += MatchScanner.utf8Length(value)
+        while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
+      }
       cuts.append(cut)
     }
     cuts.append(count)

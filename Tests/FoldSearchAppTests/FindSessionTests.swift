@@ -130,7 +130,7 @@ struct FindSessionTests {
         profile: profile)
       #expect(session.profile == profile)
       session.query = g.element([
-        "e", "cafe", "ss", "s", "\u{301}", "a", "한", "x e", "Σ", "o", "ae", "l2",
+        "e", "cafe", "ss", "s", "\u{301}", "a", "한", "x e", "Σ", "o", "ae", "l2", "и", "ก", "aa",
       ])
       for _ in 0..<4 {
         let text = session.text

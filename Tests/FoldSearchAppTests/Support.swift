@@ -24,6 +24,9 @@ let tricky: [String] = [
   // What the collation profile folds further: ø ≡ o, æ ≡ ae, ł ≡ l, ² ≡ 2,
   // fullwidth, a control character (ignorable there).
   "ø", "Æ", "ł", "²", "Ａ", "\u{1}",
+  // Contractions of the collation profiles: и + U+0306 (й), a Thai prevowel
+  // and a consonant, alef + hamza above, Danish "aa".
+  "и", "\u{306}", "й", "เ", "ก", "\u{627}", "\u{654}", "å",
 ]
 
 func randomText(_ g: inout Generator, pieces: Int) -> String {
