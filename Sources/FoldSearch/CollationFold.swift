@@ -129,22 +129,26 @@ package enum CollationFold {
       representative[weights[0]] = value
     }
     var synthetic = syntheticSpellings.makeIterator()
-    var folds: [UInt32: FoldRule.Result] = [:]
-    for (value, weights) in primaries.sorted(by: { $0.key < $1.key }) {
-      if weights.isEmpty {
-        folds[value] = .ignorable
-        continue
-      }
-      var spelled: [Unicode.Scalar] = []
-      for weight in weights {
+    /// The representatives of `weights`, a spare noncharacter for a primary
+    /// that has none yet.
+    func spell(_ weights: [UInt32]) -> [Unicode.Scalar] {
+      weights.map { weight in
         if representative[weight] == nil {
           guard let spare = synthetic.next() else {
             preconditionFailure("more primaries without a scalar of their own than noncharacters")
           }
           representative[weight] = spare
         }
-        spelled.append(Unicode.Scalar(representative[weight]!)!)
+        return Unicode.Scalar(representative[weight]!)!
       }
+    }
+    var folds: [UInt32: FoldRule.Result] = [:]
+    for (value, weights) in primaries.sorted(by: { $0.key < $1.key }) {
+      if weights.isEmpty {
+        folds[value] = .ignorable
+        continue
+      }
+      let spelled = spell(weights)
       if spelled != [Unicode.Scalar(value)!] { folds[value] = .scalars(spelled) }
     }
     // Contractions: a unit whose primaries differ from its scalars' folds
@@ -160,16 +164,7 @@ package enum CollationFold {
         primaries[$0] ?? Self.primaries(of: String(Unicode.Scalar($0)!), locale: locale)
       }
       if weights == separately { continue }
-      var spelled: [Unicode.Scalar] = []
-      for weight in weights {
-        if representative[weight] == nil {
-          guard let spare = synthetic.next() else {
-            preconditionFailure("more primaries without a scalar of their own than noncharacters")
-          }
-          representative[weight] = spare
-        }
-        spelled.append(Unicode.Scalar(representative[weight]!)!)
-      }
+      let spelled = spell(weights)
       contractionFolds[values] = spelled
     }
     // The noncharacters used as spellings must not fold to themselves from
