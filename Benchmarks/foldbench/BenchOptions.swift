@@ -19,6 +19,8 @@ struct BenchOptions {
   var appOnly = false
   /// Also time `FoldIndex` over 100,000 records.
   var foldIndex = true
+  /// `--pathological DIR`: only the pathological corpus in DIR.
+  var pathological: String? = nil
 
   static let usage = """
     usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
@@ -40,6 +42,8 @@ struct BenchOptions {
     Match counts are checked; a mismatch prints MISMATCH and exits 1.
     It also times FoldIndex (100,000 short records, type-ahead queries) unless
     --no-fold-index is given; --app-only times just those (no corpus needed).
+    --pathological DIR times every needle of DIR/needles.txt over its file
+    (Corpus/pathological, or the large set) against the median time per byte.
 
       --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)
       --json FILE    every figure with stable keys (tool, runs, input,
@@ -81,6 +85,7 @@ struct BenchOptions {
       case "--probe": options.probe = value()
       case "--no-fold-index": options.foldIndex = false
       case "--app-only": options.appOnly = true
+      case "--pathological": options.pathological = value()
       case "--help", "-h":
         print(usage)
         exit(0)

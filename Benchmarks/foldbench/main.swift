@@ -14,6 +14,12 @@ let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 let firstUseStart = now()
 _ = FoldTable.shared
 let firstUse = now() - firstUseStart
+if let folder = options.pathological {
+  for line in pathologicalBenchmark(folder: folder, runs: max(options.runs, 3)) {
+    Swift.print(line)
+  }
+  exit(0)
+}
 if options.appOnly {
   let runs = max(options.runs, 5)
   for line in typeAheadBenchmark(runs: runs) { Swift.print(line) }
