@@ -584,12 +584,12 @@ package struct OffsetMap: Sendable {
     /// none): below it, lookups need only `current`. 0 before the first
     /// lookup, which sets the cursor up.
     private var limit = 0
-    /// The entry after `current` in its block, decoded (when `hasNext`).
-    private var next = Entry(folded: 0, original: 0, isAtomic: false)
-    private var hasNext = false
-    /// Where the entry after `next` is encoded, and where the block ends.
+    /// Where the entry after `current` is encoded, and where its block ends.
     private var offset = 0
     private var end = 0
+    /// The folded position of the next block's first entry (`Int.max` when
+    /// none; 0 before the first lookup).
+    private var blockLimit = 0
 
     package init() {}
 
@@ -606,32 +606,93 @@ package struct OffsetMap: Sendable {
     ///   walked so far.
     @inline(__always)
     package mutating func originalOffset(ofFolded position: Int, in view: View) -> Int? {
-      if position >= limit { advance(to: position, in: view) }
+      if position >= limit { step(to: position, in: view) }
       guard block >= 0 else { return position }
       return OffsetMap.original(of: position, current)
+    }
+
+    /// ``advance(to:in:)`` with the common case inline: the next entry and
+    /// the one after it are one byte each, and `position` lies before the
+    /// latter (lookups a few entries apart, as a search's matches are).
+    @inline(__always)
+    private mutating func step(to position: Int, in view: View) {
+      if position < blockLimit && offset &+ 1 < end {
+        let head = Int(view.bytes[offset])
+        let after = Int(view.bytes[offset &+ 1])
+        if head | after < 0x80 {
+          // `limit` is the folded position of the entry at `offset`.
+          let following = limit &+ (after & 63) &+ 1
+          if position < following {
+            current = Entry(
+              unchecked: limit, original: current.original &+ (head & 63) &+ (head >> 6) &+ 2,
+              isAtomic: false)
+            offset &+= 1
+            limit = following
+            return
+          }
+        }
+      }
+      advance(to: position, in: view)
     }
 
     /// Moves `current` to the last entry at or before `position`.
     @inline(never)
     private mutating func advance(to position: Int, in view: View) {
-      let blocks = view.blocks
-      if block + 1 < blocks.count && blocks[block + 1].first.folded <= position {
+      if position >= blockLimit {
         jump(to: position, in: view)
+        guard block >= 0 else { return }
       }
-      while hasNext && next.folded <= position {
-        current = next
-        hasNext = offset < end
-        if hasNext { next = OffsetMap.decode(view.bytes, at: &offset, after: current) }
+      // The walk runs on locals, stored once at the end; one-byte entries
+      // (most of them) take a short path.
+      var folded = current.folded
+      var original = current.original
+      var atomic = current.isAtomic
+      var i = offset
+      let end = self.end
+      let bytes = view.bytes
+      var next = blockLimit
+      while i < end {
+        let head = Int(bytes[i])
+        if head < 0x80 {
+          let df = (head & 63) &+ 1
+          if folded &+ df > position {
+            next = folded &+ df
+            break
+          }
+          folded &+= df
+          original &+= df &+ (head >> 6) &+ 1
+          atomic = false
+          i &+= 1
+        } else {
+          var j = i
+          let entry = OffsetMap.decode(
+            bytes, at: &j, after: Entry(unchecked: folded, original: original, isAtomic: atomic))
+          if entry.folded > position {
+            next = entry.folded
+            break
+          }
+          folded = entry.folded
+          original = entry.original
+          atomic = entry.isAtomic
+          i = j
+        }
       }
-      limit =
-        hasNext
-        ? next.folded : block + 1 < blocks.count ? blocks[block + 1].first.folded : Int.max
+      current = Entry(unchecked: folded, original: original, isAtomic: atomic)
+      offset = i
+      limit = next
     }
 
     /// Moves to the last block starting at or before `position`, past the
-    /// current one: gallops over the blocks, then binary searches.
+    /// current one: gallops over the blocks, then binary searches. Before
+    /// the first block, only sets the limits.
     private mutating func jump(to position: Int, in view: View) {
       let blocks = view.blocks
+      guard block + 1 < blocks.count, blocks[block + 1].first.folded <= position else {
+        // Before the first entry (block -1): lookups are the identity up to it.
+        limit = blocks.isEmpty ? Int.max : blocks[0].first.folded
+        blockLimit = limit
+        return
+      }
       var low = block + 1
       var step = 1
       while low + step < blocks.count && blocks[low + step].first.folded <= position {
@@ -647,8 +708,7 @@ package struct OffsetMap: Sendable {
       current = blocks[low].first
       offset = blocks[low].byteOffset
       end = view.end(ofBlock: low)
-      hasNext = offset < end
-      if hasNext { next = OffsetMap.decode(view.bytes, at: &offset, after: current) }
+      blockLimit = low + 1 < blocks.count ? blocks[low + 1].first.folded : Int.max
     }
   }
 
