@@ -39,6 +39,60 @@ extension FoldedText {
   /// The replacement character's UTF-8 encoding.
   static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
 
+  /// For the word-at-a-time ASCII path of a table whose ASCII bytes start
+  /// contractions: 0x80 in each byte of `word` where the path must stop
+  /// because the byte may start a contraction that the next byte (or a
+  /// non-ASCII byte, flagged in `high`, or what follows the word) may
+  /// continue. Over-reporting only costs speed; a true starter is never
+  /// missed (the zero-byte test is exact up to the first zero byte and only
+  /// over-reports after it). Kept out of the fold loop, whose registers it
+  /// would crowd.
+  @inline(never)
+  static func contractionStops(_ word: UInt64, high: UInt64, table: FoldTable) -> UInt64 {
+    guard let words = table.asciiContractionWords else { return 0 }
+    @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 {
+      (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+    let lowered = word | 0x2020_2020_2020_2020
+    var starters: UInt64 = 0
+    var continuations: UInt64 = 0
+    for k in 0..<4 {
+      starters |= zeroBytes(lowered ^ words.starters[k])
+      continuations |= zeroBytes(lowered ^ words.continuations[k])
+    }
+    #if _endian(little)
+      return starters & ((continuations | high) &>> 8 | 0x8000_0000_0000_0000)
+    #else
+      return starters & ((continuations | high) &<< 8 | 0x80)
+    #endif
+  }
+
+  /// Folds the contraction starting with the scalar `first` at `start` (its
+  /// next scalar at `next`), if `input` holds one there: writes its fold at
+  /// `out + o`, advances `o`, records it in `map` and returns where it ends.
+  /// Out of line: the fold loop's registers are for the common paths.
+  ///
+  /// - Precondition: `out + o` has room for the contraction's fold (the
+  ///   table's `maxExpansion` covers it).
+  @inline(never)
+  static func foldContraction(
+    first: UInt32, start: Int, next: Int, input: UnsafeBufferPointer<UInt8>, table: FoldTable,
+    out: UnsafeMutablePointer<UInt8>, o: inout Int, map: inout OffsetMap
+  ) -> Int? {
+    guard next < input.count, table.mayContinue(input[next]),
+      let (unit, end) = table.contraction(first: first, continuingAt: next, in: input)
+    else { return nil }
+    if unit.isAtomic { map.noteAtomicStart(folded: o, original: start) }
+    for byte in unit.folded {
+      out[o] = byte
+      o &+= 1
+    }
+    if unit.isAtomic || unit.folded.count != end &- start {
+      map.noteBoundary(folded: o, original: end)
+    }
+    return end
+  }
+
   /// Folds `input` with a fold table (the default profile's unless given).
   ///
   /// - Complexity: O(n) in the input length.
@@ -71,18 +125,6 @@ extension FoldedText {
       // a starter that a possible continuation, a non-ASCII byte or the
       // word's end follows, and the vector kernel is not used.
       let asciiContractions = table.asciiContractionWords != nil
-      let (s0, s1, s2, s3) =
-        table.asciiContractionWords.map {
-          ($0.starters[0], $0.starters[1], $0.starters[2], $0.starters[3])
-        } ?? (0, 0, 0, 0)
-      let (c0, c1, c2, c3) =
-        table.asciiContractionWords.map {
-          ($0.continuations[0], $0.continuations[1], $0.continuations[2], $0.continuations[3])
-        } ?? (0, 0, 0, 0)
-      /// 0x80 in each byte of `word` that is zero (exact up to the first).
-      @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 {
-        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-      }
       var i = 0
       var o = 0
       while i < count {
@@ -98,23 +140,7 @@ extension FoldedText {
               ((word &- 0x2020_2020_2020_2020) | (del &- 0x0101_0101_0101_0101)) & ~word
               & 0x8080_8080_8080_8080
           }
-          if asciiContractions {
-            let lowered = word | 0x2020_2020_2020_2020
-            let starters =
-              zeroBytes(lowered ^ s0) | zeroBytes(lowered ^ s1) | zeroBytes(lowered ^ s2)
-              | zeroBytes(lowered ^ s3)
-            let continuations =
-              zeroBytes(lowered ^ c0) | zeroBytes(lowered ^ c1) | zeroBytes(lowered ^ c2)
-              | zeroBytes(lowered ^ c3)
-            // Byte k stops when it may start a contraction that byte k + 1
-            // (or what follows the word) may continue. Over-reporting only
-            // costs speed; a true starter is never missed.
-            #if _endian(little)
-              high |= starters & ((continuations | high) &>> 8 | 0x8000_0000_0000_0000)
-            #else
-              high |= starters & ((continuations | high) &<< 8 | 0x80)
-            #endif
-          }
+          if asciiContractions { high |= Self.contractionStops(word, high: high, table: table) }
           let upper =
             (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
             & 0x8080_8080_8080_8080
@@ -231,19 +257,12 @@ extension FoldedText {
         } else if entry.isIgnorable {
           map.noteBoundary(folded: o, original: i)
         } else {
-          if entry.isContractionStarter, i < count, table.mayContinue(source[i]),
-            let (unit, end) = table.contraction(first: value, continuingAt: i, in: input)
+          if entry.isContractionStarter,
+            let end = Self.foldContraction(
+              first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
+              map: &map)
           {
-            // Several scalars that collate as one unit fold as one.
-            if unit.isAtomic { map.noteAtomicStart(folded: o, original: start) }
-            for byte in unit.folded {
-              out[o] = byte
-              o &+= 1
-            }
             i = end
-            if unit.isAtomic || unit.folded.count != end &- start {
-              map.noteBoundary(folded: o, original: i)
-            }
             continue
           }
           if entry.isAtomic { map.noteAtomicStart(folded: o, original: start) }

@@ -97,17 +97,24 @@ extension FoldedText {
     guard !needle.isEmpty, needle.count <= foldedBytes.count else { return }
     let searcher = ByteSearcher(needle: needle)
     let map = offsetMap
-    var startCursor = OffsetMap.Cursor()
-    var endCursor = OffsetMap.Cursor()
+    // One cursor walks the map: the end is looked up on a copy, kept when
+    // the search resumes at that end (not when reporting overlapping ones).
+    var cursor = OffsetMap.Cursor()
     foldedBytes.withUnsafeBufferPointer { haystack in
       map.withView { view in
         searcher.forEachOccurrence(in: haystack, from: 0) { start in
           let end = start + needle.count
-          guard let lower = startCursor.originalOffset(ofFolded: start, in: view),
-            let upper = endCursor.originalOffset(ofFolded: end, in: view)
-          else { return start + 1 }
+          guard let lower = cursor.originalOffset(ofFolded: start, in: view) else {
+            return start + 1
+          }
+          var endCursor = cursor
+          guard let upper = endCursor.originalOffset(ofFolded: end, in: view) else {
+            return start + 1
+          }
           report(lower..<upper)
-          return overlapping ? start + 1 : end
+          if overlapping { return start + 1 }
+          cursor = endCursor
+          return end
         }
       }
     }

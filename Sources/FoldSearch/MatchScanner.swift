@@ -121,27 +121,28 @@ struct MatchScanner {
   /// and the filters pass.
   @inline(__always)
   func accept(foldedStart start: Int, length: Int) -> Range<Int>? {
-    var startCursor = OffsetMap.Cursor()
-    var endCursor = OffsetMap.Cursor()
-    return map.withView {
-      accept(
-        foldedStart: start, length: length, startCursor: &startCursor, endCursor: &endCursor,
-        in: $0)
-    }
+    var cursor = OffsetMap.Cursor()
+    return map.withView { accept(foldedStart: start, length: length, cursor: &cursor, in: $0) }
   }
 
-  /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursors
-  /// make each map lookup amortized O(1).
+  /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursor
+  /// makes each map lookup amortized O(1). It moves to the match's end when
+  /// the match is accepted (the next start lies at or after it) and stays
+  /// at its start otherwise.
   @inline(__always)
   func accept(
-    foldedStart start: Int, length: Int, startCursor: inout OffsetMap.Cursor,
-    endCursor: inout OffsetMap.Cursor, in view: OffsetMap.View
+    foldedStart start: Int, length: Int, cursor: inout OffsetMap.Cursor,
+    in view: OffsetMap.View
   ) -> Range<Int>? {
-    guard let lower = startCursor.originalOffset(ofFolded: start, in: view),
-      lower >= window.lowerBound,
-      let upper = endCursor.originalOffset(ofFolded: start + length, in: view)
+    guard let lower = cursor.originalOffset(ofFolded: start, in: view),
+      lower >= window.lowerBound
     else { return nil }
-    return finish(lower, upper)
+    var endCursor = cursor
+    guard let upper = endCursor.originalOffset(ofFolded: start + length, in: view),
+      let range = finish(lower, upper)
+    else { return nil }
+    cursor = endCursor
+    return range
   }
 
   /// The match for an occurrence mapped to original `lower..<upper`, or nil
@@ -211,18 +212,23 @@ struct MatchScanner {
     let start = map.foldedOffset(ofOriginal: max(from, window.lowerBound))
     guard !needle.isEmpty, start + needle.count <= limit else { return }
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
-    var startCursor = OffsetMap.Cursor()
-    var endCursor = OffsetMap.Cursor()
+    var cursor = OffsetMap.Cursor()
     map.withView { view in
       ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
+        // A rejected occurrence leaves the cursor at its start (the next may
+        // begin before its end); an accepted one moves it to its end.
+        var probe = cursor
         guard
-          let range = accept(
-            foldedStart: offset, length: needle.count, startCursor: &startCursor,
-            endCursor: &endCursor, in: view),
-          range.lowerBound >= from
+          let range = accept(foldedStart: offset, length: needle.count, cursor: &probe, in: view)
         else {
+          cursor = probe
           return offset + 1
         }
+        guard range.lowerBound >= from else {
+          _ = cursor.originalOffset(ofFolded: offset, in: view)  // rare: before `from`
+          return offset + 1
+        }
+        cursor = probe
         return body(range) ? offset + needle.count : nil
       }
     }
@@ -298,17 +304,21 @@ struct MatchScanner {
     // Most occurrences are matches once the query has a few letters.
     result.reserveCapacity(starts.count)
     var resume = 0
-    var startCursor = OffsetMap.Cursor()
-    var endCursor = OffsetMap.Cursor()
+    // One cursor walks the map once: the end is looked up on a copy, kept
+    // when the match is (the next start then lies at or after its end).
+    var cursor = OffsetMap.Cursor()
     map.withView { view in
       for start in starts where start >= resume {
-        guard let lower = startCursor.originalOffset(ofFolded: start, in: view),
-          lower >= window.lowerBound,
-          let upper = endCursor.originalOffset(ofFolded: start + length, in: view),
+        guard let lower = cursor.originalOffset(ofFolded: start, in: view),
+          lower >= window.lowerBound
+        else { continue }
+        var endCursor = cursor
+        guard let upper = endCursor.originalOffset(ofFolded: start + length, in: view),
           let range = finish(lower, upper)
         else { continue }
         result.append(range)
         resume = start + length
+        cursor = endCursor
       }
     }
   }
