@@ -97,8 +97,8 @@ extension FoldedText {
     guard !needle.isEmpty, needle.count <= foldedBytes.count else { return }
     let searcher = ByteSearcher(needle: needle)
     let map = offsetMap
-    // One cursor walks the map: the end is looked up on a copy, kept when
-    // the search resumes at that end (not when reporting overlapping ones).
+    // One cursor walks the map; each end is peeked at (the next start may
+    // lie before it).
     var cursor = OffsetMap.Cursor()
     foldedBytes.withUnsafeBufferPointer { haystack in
       map.withView { view in
@@ -107,14 +107,11 @@ extension FoldedText {
           guard let lower = cursor.originalOffset(ofFolded: start, in: view) else {
             return start + 1
           }
-          var endCursor = cursor
-          guard let upper = endCursor.originalOffset(ofFolded: end, in: view) else {
+          guard let upper = cursor.peekOriginalOffset(ofFolded: end, in: view) else {
             return start + 1
           }
           report(lower..<upper)
-          if overlapping { return start + 1 }
-          cursor = endCursor
-          return end
+          return overlapping ? start + 1 : end
         }
       }
     }

@@ -126,9 +126,8 @@ struct MatchScanner {
   }
 
   /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursor
-  /// makes each map lookup amortized O(1). It moves to the match's end when
-  /// the match is accepted (the next start lies at or after it) and stays
-  /// at its start otherwise.
+  /// makes each map lookup amortized O(1); it moves to the start and peeks
+  /// at the end.
   @inline(__always)
   func accept(
     foldedStart start: Int, length: Int, cursor: inout OffsetMap.Cursor,
@@ -137,12 +136,10 @@ struct MatchScanner {
     guard let lower = cursor.originalOffset(ofFolded: start, in: view),
       lower >= window.lowerBound
     else { return nil }
-    var endCursor = cursor
-    guard let upper = endCursor.originalOffset(ofFolded: start + length, in: view),
-      let range = finish(lower, upper)
-    else { return nil }
-    cursor = endCursor
-    return range
+    guard let upper = cursor.peekOriginalOffset(ofFolded: start + length, in: view) else {
+      return nil
+    }
+    return finish(lower, upper)
   }
 
   /// The match for an occurrence mapped to original `lower..<upper`, or nil
@@ -215,20 +212,12 @@ struct MatchScanner {
     var cursor = OffsetMap.Cursor()
     map.withView { view in
       ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
-        // A rejected occurrence leaves the cursor at its start (the next may
-        // begin before its end); an accepted one moves it to its end.
-        var probe = cursor
         guard
-          let range = accept(foldedStart: offset, length: needle.count, cursor: &probe, in: view)
+          let range = accept(foldedStart: offset, length: needle.count, cursor: &cursor, in: view),
+          range.lowerBound >= from
         else {
-          cursor = probe
           return offset + 1
         }
-        guard range.lowerBound >= from else {
-          _ = cursor.originalOffset(ofFolded: offset, in: view)  // rare: before `from`
-          return offset + 1
-        }
-        cursor = probe
         return body(range) ? offset + needle.count : nil
       }
     }
@@ -304,21 +293,19 @@ struct MatchScanner {
     // Most occurrences are matches once the query has a few letters.
     result.reserveCapacity(starts.count)
     var resume = 0
-    // One cursor walks the map once: the end is looked up on a copy, kept
-    // when the match is (the next start then lies at or after its end).
+    // One cursor walks the map once: a match's end is peeked at (the next
+    // start may lie before it when the match is rejected).
     var cursor = OffsetMap.Cursor()
     map.withView { view in
       for start in starts where start >= resume {
         guard let lower = cursor.originalOffset(ofFolded: start, in: view),
           lower >= window.lowerBound
         else { continue }
-        var endCursor = cursor
-        guard let upper = endCursor.originalOffset(ofFolded: start + length, in: view),
+        guard let upper = cursor.peekOriginalOffset(ofFolded: start + length, in: view),
           let range = finish(lower, upper)
         else { continue }
         result.append(range)
         resume = start + length
-        cursor = endCursor
       }
     }
   }

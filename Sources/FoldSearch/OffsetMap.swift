@@ -467,6 +467,23 @@ package struct OffsetMap: Sendable {
     func block(containingEntry index: Int) -> Int {
       lastBlock { $0.firstEntry <= index }
     }
+
+    /// ``OffsetMap/originalOffset(ofFolded:)`` over the storage.
+    func originalOffset(ofFolded position: Int) -> Int? {
+      let b = lastBlock { $0.first.folded <= position }
+      guard b >= 0 else { return position }
+      var entry = blocks[b].first
+      var i = blocks[b].byteOffset
+      let end = end(ofBlock: b)
+      while i < end {
+        var j = i
+        let next = OffsetMap.decode(bytes, at: &j, after: entry)
+        if next.folded > position { break }
+        entry = next
+        i = j
+      }
+      return OffsetMap.original(of: position, entry)
+    }
   }
 
   /// Calls `body` with the map's storage.
@@ -520,21 +537,7 @@ package struct OffsetMap: Sendable {
   /// - Precondition: `position` is in `0...foldedCount` and on a boundary of
   ///   a folded scalar.
   package func originalOffset(ofFolded position: Int) -> Int? {
-    withView { view in
-      let b = view.lastBlock { $0.first.folded <= position }
-      guard b >= 0 else { return position }
-      var entry = view.blocks[b].first
-      var i = view.blocks[b].byteOffset
-      let end = view.end(ofBlock: b)
-      while i < end {
-        var j = i
-        let next = Self.decode(view.bytes, at: &j, after: entry)
-        if next.folded > position { break }
-        entry = next
-        i = j
-      }
-      return Self.original(of: position, entry)
-    }
+    withView { $0.originalOffset(ofFolded: position) }
   }
 
   @inline(__always)
@@ -609,6 +612,53 @@ package struct OffsetMap: Sendable {
       if position >= limit { step(to: position, in: view) }
       guard block >= 0 else { return position }
       return OffsetMap.original(of: position, current)
+    }
+
+    /// ``originalOffset(ofFolded:in:)`` for a position at or after the last
+    /// one looked up, without moving the cursor: for a match's end, when the
+    /// next lookup may be for a start before it (the match may be rejected).
+    @inline(__always)
+    package func peekOriginalOffset(ofFolded position: Int, in view: View) -> Int? {
+      if position < limit {
+        return block >= 0 ? OffsetMap.original(of: position, current) : position
+      }
+      return peek(position, in: view)
+    }
+
+    /// The walk of ``advance(to:in:)`` on copies of the fields, within the
+    /// block; a position past the block is looked up from scratch.
+    @inline(never)
+    private func peek(_ position: Int, in view: View) -> Int? {
+      guard block >= 0, position < blockLimit else {
+        return view.originalOffset(ofFolded: position)
+      }
+      var folded = current.folded
+      var original = current.original
+      var atomic = current.isAtomic
+      var i = offset
+      let bytes = view.bytes
+      while i < end {
+        let head = Int(bytes[i])
+        if head < 0x80 {
+          let df = (head & 63) &+ 1
+          if folded &+ df > position { break }
+          folded &+= df
+          original &+= df &+ (head >> 6) &+ 1
+          atomic = false
+          i &+= 1
+        } else {
+          var j = i
+          let entry = OffsetMap.decode(
+            bytes, at: &j, after: Entry(unchecked: folded, original: original, isAtomic: atomic))
+          if entry.folded > position { break }
+          folded = entry.folded
+          original = entry.original
+          atomic = entry.isAtomic
+          i = j
+        }
+      }
+      return OffsetMap.original(
+        of: position, Entry(unchecked: folded, original: original, isAtomic: atomic))
     }
 
     /// ``advance(to:in:)`` with the common case inline: the next entry and

@@ -124,6 +124,13 @@ struct OffsetMapStorageTests {
     for position in Self.foldedProbes(plain, rng: &rng) where position >= base {
       let expected = plain.originalOffset(ofFolded: position)
       #expect(map.originalOffset(ofFolded: position) == expected, "seed \(seed) at \(position)")
+      // Peeking ahead (a match's end) leaves the cursor where it was.
+      for ahead in [0, 1, 5, 70, 5000] where position + ahead <= plain.foldedCount {
+        let peeked = map.withView { cursor.peekOriginalOffset(ofFolded: position + ahead, in: $0) }
+        #expect(
+          peeked == plain.originalOffset(ofFolded: position + ahead),
+          "seed \(seed) peek at \(position + ahead)")
+      }
       #expect(
         cursor.originalOffset(ofFolded: position, in: map) == expected,
         "seed \(seed) cursor at \(position)")
