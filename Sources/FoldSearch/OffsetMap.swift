@@ -472,17 +472,10 @@ package struct OffsetMap: Sendable {
     func originalOffset(ofFolded position: Int) -> Int? {
       let b = lastBlock { $0.first.folded <= position }
       guard b >= 0 else { return position }
-      var entry = blocks[b].first
-      var i = blocks[b].byteOffset
-      let end = end(ofBlock: b)
-      while i < end {
-        var j = i
-        let next = OffsetMap.decode(bytes, at: &j, after: entry)
-        if next.folded > position { break }
-        entry = next
-        i = j
-      }
-      return OffsetMap.original(of: position, entry)
+      let walked = OffsetMap.walk(
+        from: blocks[b].first, at: blocks[b].byteOffset, end: end(ofBlock: b), in: bytes,
+        to: position)
+      return OffsetMap.original(of: position, walked.entry)
     }
   }
 
@@ -576,6 +569,49 @@ package struct OffsetMap: Sendable {
     }
   }
 
+  /// Walks block entries encoded in `bytes[i..<end]` after `entry` up to the
+  /// last one at or before `position`: that entry, where the next is
+  /// encoded, and the next's folded position (nil at the block's end).
+  /// One-byte entries, most of them, take a short path; the walk runs on
+  /// locals.
+  @inline(__always)
+  static func walk(
+    from entry: Entry, at i: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>, to position: Int
+  ) -> (entry: Entry, offset: Int, next: Int?) {
+    var folded = entry.folded
+    var original = entry.original
+    var atomic = entry.isAtomic
+    var i = i
+    var next: Int? = nil
+    while i < end {
+      let head = Int(bytes[i])
+      if head < 0x80 {
+        let df = (head & 63) &+ 1
+        if folded &+ df > position {
+          next = folded &+ df
+          break
+        }
+        folded &+= df
+        original &+= df &+ (head >> 6) &+ 1
+        atomic = false
+        i &+= 1
+      } else {
+        var j = i
+        let decoded = decode(
+          bytes, at: &j, after: Entry(unchecked: folded, original: original, isAtomic: atomic))
+        if decoded.folded > position {
+          next = decoded.folded
+          break
+        }
+        folded = decoded.folded
+        original = decoded.original
+        atomic = decoded.isAtomic
+        i = j
+      }
+    }
+    return (Entry(unchecked: folded, original: original, isAtomic: atomic), i, next)
+  }
+
   /// A forward-only lookup position: each lookup must be at or after the
   /// previous one, and costs amortized O(1).
   package struct Cursor {
@@ -632,33 +668,9 @@ package struct OffsetMap: Sendable {
       guard block >= 0, position < blockLimit else {
         return view.originalOffset(ofFolded: position)
       }
-      var folded = current.folded
-      var original = current.original
-      var atomic = current.isAtomic
-      var i = offset
-      let bytes = view.bytes
-      while i < end {
-        let head = Int(bytes[i])
-        if head < 0x80 {
-          let df = (head & 63) &+ 1
-          if folded &+ df > position { break }
-          folded &+= df
-          original &+= df &+ (head >> 6) &+ 1
-          atomic = false
-          i &+= 1
-        } else {
-          var j = i
-          let entry = OffsetMap.decode(
-            bytes, at: &j, after: Entry(unchecked: folded, original: original, isAtomic: atomic))
-          if entry.folded > position { break }
-          folded = entry.folded
-          original = entry.original
-          atomic = entry.isAtomic
-          i = j
-        }
-      }
       return OffsetMap.original(
-        of: position, Entry(unchecked: folded, original: original, isAtomic: atomic))
+        of: position,
+        OffsetMap.walk(from: current, at: offset, end: end, in: view.bytes, to: position).entry)
     }
 
     /// ``advance(to:in:)`` with the common case inline: the next entry and
@@ -692,44 +704,10 @@ package struct OffsetMap: Sendable {
         jump(to: position, in: view)
         guard block >= 0 else { return }
       }
-      // The walk runs on locals, stored once at the end; one-byte entries
-      // (most of them) take a short path.
-      var folded = current.folded
-      var original = current.original
-      var atomic = current.isAtomic
-      var i = offset
-      let end = self.end
-      let bytes = view.bytes
-      var next = blockLimit
-      while i < end {
-        let head = Int(bytes[i])
-        if head < 0x80 {
-          let df = (head & 63) &+ 1
-          if folded &+ df > position {
-            next = folded &+ df
-            break
-          }
-          folded &+= df
-          original &+= df &+ (head >> 6) &+ 1
-          atomic = false
-          i &+= 1
-        } else {
-          var j = i
-          let entry = OffsetMap.decode(
-            bytes, at: &j, after: Entry(unchecked: folded, original: original, isAtomic: atomic))
-          if entry.folded > position {
-            next = entry.folded
-            break
-          }
-          folded = entry.folded
-          original = entry.original
-          atomic = entry.isAtomic
-          i = j
-        }
-      }
-      current = Entry(unchecked: folded, original: original, isAtomic: atomic)
-      offset = i
-      limit = next
+      let walked = OffsetMap.walk(from: current, at: offset, end: end, in: view.bytes, to: position)
+      current = walked.entry
+      offset = walked.offset
+      limit = walked.next ?? blockLimit
     }
 
     /// Moves to the last block starting at or before `position`, past the
