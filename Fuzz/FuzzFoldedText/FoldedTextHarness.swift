@@ -27,8 +27,10 @@ import FoldSearch
 /// 8. A well-formed query that is not blank finds itself: a text that *is*
 ///    the query has a match starting at byte 0.
 ///
-/// Checks 1–7 run under the foundation profile, and also under the root
-/// collation profile when the query length `q` is odd.
+/// Checks 1–7 run under the foundation profile, also under the root
+/// collation profile when the query length `q` is odd, and under Danish
+/// collation (ASCII letters start contractions there: "aa" is å) when `q` is
+/// 3 modulo 4.
 enum FoldedTextHarness {
   static func check(_ input: [UInt8]) {
     guard let first = input.first else {
@@ -41,6 +43,9 @@ enum FoldedTextHarness {
     let query = String(decoding: queryBytes, as: UTF8.self)
     checkText(textBytes, query: query, profile: .foundation)
     if first & 1 == 1 { checkText(textBytes, query: query, profile: .collation) }
+    if first & 3 == 3 {
+      checkText(textBytes, query: query, profile: .collation(locale: "da"))
+    }
     if queryLength > 0, isWellFormed(queryBytes) {
       checkSelfMatch(query)
     }
