@@ -24,5 +24,6 @@ struct ReadmeAppExampleTests {
     #expect(index.search("vp", options: .wordStart).map(\.record) == [0])
     let ranges = index.search("reseau").first?.ranges ?? []
     #expect(ranges.map { String(index.records[0][$0]) } == ["Réseau"])
+    #expect(index.search("reseau").first?.firstRange == ranges.first)
   }
 }
