@@ -32,16 +32,7 @@ struct Corpus {
     }
     var bytes: [UInt8] = []
     for path in paths {
-      guard let file = fopen(path, "rb") else {
-        fail("cannot read \(path): \(String(cString: strerror(errno)))")
-      }
-      var chunk = [UInt8](repeating: 0, count: 1 << 20)
-      while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n == 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-      }
-      fclose(file)
+      bytes += readFile(path)
       if bytes.last != 0x0A { bytes.append(0x0A) }
     }
     let nonASCII = bytes.lazy.filter { $0 >= 0x80 }.count
@@ -49,6 +40,23 @@ struct Corpus {
       "\(label), " + formatBytes(bytes.count)
       + ", \(String(format: "%.1f", 100 * Double(nonASCII) / Double(max(bytes.count, 1))))% non-ASCII bytes"
     return Corpus(bytes: bytes, description: description)
+  }
+
+  /// The whole contents of the file at `path`; fails the run when it cannot
+  /// be read.
+  static func readFile(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+      fail("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = fread(&chunk, 1, chunk.count, file)
+      if n == 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
   }
 
   /// The first `maxBytes` bytes, cut back to the end of a line.

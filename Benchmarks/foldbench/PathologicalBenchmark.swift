@@ -16,7 +16,7 @@ import FoldSearch
 /// a mismatch fails the run.
 func pathologicalBenchmark(folder: String, runs: Int) -> [String] {
   let needlesFile = folder + "/needles.txt"
-  guard let listing = readWholeFile(needlesFile) else { fail("cannot read \(needlesFile)") }
+  let listing = Corpus.readFile(needlesFile)
   var pairs: [(file: String, needle: String)] = []
   for line in String(decoding: listing, as: UTF8.self).split(separator: "\n")
   where !line.hasPrefix("#") {
@@ -31,8 +31,7 @@ func pathologicalBenchmark(folder: String, runs: Int) -> [String] {
     if let known = texts[file] {
       text = known
     } else {
-      guard let bytes = readWholeFile(folder + "/" + file) else { fail("cannot read \(file)") }
-      text = FoldedText(utf8: bytes)
+      text = FoldedText(utf8: Corpus.readFile(folder + "/" + file))
       texts = [file: text]  // one file's fold at a time
     }
     let bytes = text.originalByteCount
@@ -48,7 +47,7 @@ func pathologicalBenchmark(folder: String, runs: Int) -> [String] {
   let sorted = rows.map(\.nsPerByte).sorted()
   let median = sorted[sorted.count / 2]
   var lines = [
-    "pathological corpus (\(folder)): \(rows.count) needles, median \(format3(median)) ns per input byte"
+    "pathological corpus (\(folder)): \(rows.count) needles, median \(String(format: "%.3f", median)) ns per input byte"
   ]
   var worst = 0.0
   for row in rows.sorted(by: { $0.nsPerByte > $1.nsPerByte }) {
@@ -57,11 +56,11 @@ func pathologicalBenchmark(folder: String, runs: Int) -> [String] {
     let label =
       "\(row.file) \(String(row.needle.prefix(16)).debugDescription) (\(row.needle.utf8.count) B)"
     lines.append(
-      "  \(pad(label, 52)) \(format3(row.nsPerByte)) ns/B  ×\(format3(ratio)) the median  \(row.count) matches"
+      "  \(pad(label, 52)) \(String(format: "%.3f", row.nsPerByte)) ns/B  ×\(String(format: "%.3f", ratio)) the median  \(row.count) matches"
     )
   }
   lines.insert(
-    "  worst needle: \(format3(worst))× the median time per byte (target ≤ 3×: \(worst <= 3 ? "met" : "not met"))",
+    "  worst needle: \(String(format: "%.3f", worst))× the median time per byte (target ≤ 3×: \(worst <= 3 ? "met" : "not met"))",
     at: 1)
   return lines
 }
@@ -93,23 +92,4 @@ private func naiveCount(_ query: String, in text: FoldedText) -> Int? {
     }
   }
   return count
-}
-
-private func readWholeFile(_ path: String) -> [UInt8]? {
-  guard let file = fopen(path, "rb") else { return nil }
-  defer { fclose(file) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 1 << 20)
-  while true {
-    let n = fread(&buffer, 1, buffer.count, file)
-    if n > 0 { bytes += buffer[0..<n] }
-    if n < buffer.count { break }
-  }
-  return bytes
-}
-
-private func format3(_ value: Double) -> String {
-  let thousandths = Int((value * 1000).rounded())
-  let fraction = String(thousandths % 1000)
-  return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
 }

@@ -66,14 +66,6 @@ struct EditableFold: Sendable {
     return table.entry(value).isIgnorable
   }
 
-  /// Whether the scalar starting at `offset` may continue a contraction of
-  /// the profile (so `offset` may lie inside one).
-  private func isContinuation(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard !table.continuations.isEmpty, let value = WordBoundary.scalar(at: offset, in: bytes)
-    else { return false }
-    return table.continuations.contains(value)
-  }
-
   /// Where refolding for `edit` starts: its start, moved back (not before
   /// `floor`) while the old scalar there, or the first new one, may continue
   /// a contraction begun before it.
@@ -86,7 +78,7 @@ struct EditableFold: Sendable {
       ?? WordBoundary.scalar(at: edit.range.upperBound, in: old)
     var start = edit.range.lowerBound
     while start > floor,
-      isContinuation(at: start, in: old)
+      table.mayContinueContraction(at: start, in: old)
         || (start == edit.range.lowerBound && firstNew.map(table.continuations.contains) == true)
     {
       start -= 1
@@ -126,91 +118,90 @@ struct EditableFold: Sendable {
     var newOriginal = 0
     var newFoldedCount = 0
     text.utf8.withContiguousStorageIfAvailable { old in
-      do {
-        var entryIndex = 0
-        var consumed = 0
-        var consumedFolded = 0
+      var entryIndex = 0
+      var consumed = 0
+      var consumedFolded = 0
 
-        /// Copies the old stretch up to original `end` (folded `foldedEnd`).
-        func copyUnchanged(to end: Int, foldedEnd: Int) {
-          let shiftFolded = newFoldedCount - consumedFolded
-          let shiftOriginal = newOriginal - consumed
-          // First entry at or after `end`.
-          let last = oldMap.firstEntry(originalAtLeast: end, from: entryIndex)
-          if entryIndex < last {
-            // The first entry goes through the builder rules; the others keep
-            // their relations (whole blocks are copied as bytes).
-            builder.note(
-              oldMap.entry(at: entryIndex), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
-            builder.appendShifted(
-              entryIndex + 1..<last, of: oldMap, shiftFolded: shiftFolded,
-              shiftOriginal: shiftOriginal)
-          }
-          entryIndex = last
-          textPieces.append(.old(consumed..<end))
-          foldedPieces.append(.old(consumedFolded..<foldedEnd))
-          newOriginal += end - consumed
-          newFoldedCount += foldedEnd - consumedFolded
-          consumed = end
-          consumedFolded = foldedEnd
-          builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
-        }
-
-        var i = 0
-        while i < edits.count {
-          // One cluster: edits whose middles touch.
-          let start = safeStart(of: edits[i], in: old, notBefore: consumed)
-          var middle: [UInt8] = []
-          var end = start
-          repeat {
-            let edit = edits[i]
-            middle.append(
-              contentsOf: UnsafeBufferPointer(rebasing: old[end..<edit.range.lowerBound]))
-            middle.append(contentsOf: edit.replacement.utf8)
-            end = edit.range.upperBound
-            // Extend over the ignorables that follow, and off the inside of
-            // a contraction (up to the next edit, which then joins).
-            let limit = i + 1 < edits.count ? edits[i + 1].range.lowerBound : old.count
-            var extended = end
-            while extended < limit,
-              isIgnorable(at: extended, in: old) || isContinuation(at: extended, in: old)
-            {
-              extended += Self.scalarLength(at: extended, in: old)
-            }
-            middle.append(contentsOf: UnsafeBufferPointer(rebasing: old[end..<extended]))
-            end = extended
-            i += 1
-          } while i < edits.count && safeStart(of: edits[i], in: old, notBefore: end) <= end
-
-          copyUnchanged(to: start, foldedEnd: oldMap.foldedOffset(ofOriginal: start))
-          let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
-          for entry in local.map.entries {
-            builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
-          }
-          textPieces.append(.new(middle))
-          clusters.append((start..<end, middle))
-          foldedPieces.append(.new(local.folded))
-          newOriginal += middle.count
-          newFoldedCount += local.folded.count
-          builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
-          lastMiddleEnd = newOriginal
-          // Skip the old entries of the replaced stretch; keep an atomic
-          // start at `end` (its scalar is not replaced).
-          entryIndex = oldMap.firstEntry(originalAtLeast: end, from: entryIndex)
-          if entryIndex < oldMap.count {
-            let entry = oldMap.entry(at: entryIndex)
-            if entry.original == end && !entry.isAtomic { entryIndex += 1 }
-          }
-          consumed = end
-          consumedFolded = oldMap.foldedOffset(ofOriginal: end)
-        }
-        copyUnchanged(to: old.count, foldedEnd: oldMap.foldedCount)
-        // Old entries at the very end (after trailing ignorables).
+      /// Copies the old stretch up to original `end` (folded `foldedEnd`).
+      func copyUnchanged(to end: Int, foldedEnd: Int) {
         let shiftFolded = newFoldedCount - consumedFolded
         let shiftOriginal = newOriginal - consumed
-        for k in entryIndex..<oldMap.count {
-          builder.note(oldMap.entry(at: k), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+        // First entry at or after `end`.
+        let last = oldMap.firstEntry(originalAtLeast: end, from: entryIndex)
+        if entryIndex < last {
+          // The first entry goes through the builder rules; the others keep
+          // their relations (whole blocks are copied as bytes).
+          builder.note(
+            oldMap.entry(at: entryIndex), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
+          builder.appendShifted(
+            entryIndex + 1..<last, of: oldMap, shiftFolded: shiftFolded,
+            shiftOriginal: shiftOriginal)
         }
+        entryIndex = last
+        textPieces.append(.old(consumed..<end))
+        foldedPieces.append(.old(consumedFolded..<foldedEnd))
+        newOriginal += end - consumed
+        newFoldedCount += foldedEnd - consumedFolded
+        consumed = end
+        consumedFolded = foldedEnd
+        builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
+      }
+
+      var i = 0
+      while i < edits.count {
+        // One cluster: edits whose middles touch.
+        let start = safeStart(of: edits[i], in: old, notBefore: consumed)
+        var middle: [UInt8] = []
+        var end = start
+        repeat {
+          let edit = edits[i]
+          middle.append(
+            contentsOf: UnsafeBufferPointer(rebasing: old[end..<edit.range.lowerBound]))
+          middle.append(contentsOf: edit.replacement.utf8)
+          end = edit.range.upperBound
+          // Extend over the ignorables that follow, and off the inside of
+          // a contraction (up to the next edit, which then joins).
+          let limit = i + 1 < edits.count ? edits[i + 1].range.lowerBound : old.count
+          var extended = end
+          while extended < limit,
+            isIgnorable(at: extended, in: old)
+              || table.mayContinueContraction(at: extended, in: old)
+          {
+            extended += Self.scalarLength(at: extended, in: old)
+          }
+          middle.append(contentsOf: UnsafeBufferPointer(rebasing: old[end..<extended]))
+          end = extended
+          i += 1
+        } while i < edits.count && safeStart(of: edits[i], in: old, notBefore: end) <= end
+
+        copyUnchanged(to: start, foldedEnd: oldMap.foldedOffset(ofOriginal: start))
+        let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
+        for entry in local.map.entries {
+          builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
+        }
+        textPieces.append(.new(middle))
+        clusters.append((start..<end, middle))
+        foldedPieces.append(.new(local.folded))
+        newOriginal += middle.count
+        newFoldedCount += local.folded.count
+        builder.noteBoundary(folded: newFoldedCount, original: newOriginal)
+        lastMiddleEnd = newOriginal
+        // Skip the old entries of the replaced stretch; keep an atomic
+        // start at `end` (its scalar is not replaced).
+        entryIndex = oldMap.firstEntry(originalAtLeast: end, from: entryIndex)
+        if entryIndex < oldMap.count {
+          let entry = oldMap.entry(at: entryIndex)
+          if entry.original == end && !entry.isAtomic { entryIndex += 1 }
+        }
+        consumed = end
+        consumedFolded = oldMap.foldedOffset(ofOriginal: end)
+      }
+      copyUnchanged(to: old.count, foldedEnd: oldMap.foldedCount)
+      // Old entries at the very end (after trailing ignorables).
+      let shiftFolded = newFoldedCount - consumedFolded
+      let shiftOriginal = newOriginal - consumed
+      for k in entryIndex..<oldMap.count {
+        builder.note(oldMap.entry(at: k), shiftFolded: shiftFolded, shiftOriginal: shiftOriginal)
       }
     }!
     builder.finish(foldedCount: newFoldedCount, originalCount: newOriginal)

@@ -41,7 +41,8 @@ package final class FoldTable: Sendable {
     @inline(__always) package var offset: Int { Int((rawValue >> 8) & 0x7F_FFFF) }
     @inline(__always) package var length: Int { Int((rawValue >> 1) & 0x7F) }
     @inline(__always) package var isAtomic: Bool { rawValue & 1 != 0 }
-    /// The scalar may start a contraction (see ``FoldTable/contraction(at:in:)``):
+    /// The scalar may start a contraction (see
+    /// ``FoldTable/contraction(first:continuingAt:in:)``):
     /// bit 31, which offsets (below 2^23) never reach. Such an entry is
     /// never identity: a starter that folds to itself spells itself in the pool.
     @inline(__always) package var isContractionStarter: Bool {
@@ -99,9 +100,9 @@ package final class FoldTable: Sendable {
   /// The contractions, by first scalar, longest first; empty for
   /// `foundation`.
   package let contractions: [UInt32: [Contraction]]
-  /// Every scalar that is not the first of some contraction: a position
-  /// before one may lie inside a contraction, so edits and parallel cuts
-  /// move off it.
+  /// Every scalar that comes after the first in some contraction: a
+  /// position before one may lie inside a contraction, so edits and parallel
+  /// cuts move off it (``mayContinueContraction(at:in:)``).
   package let continuations: Set<UInt32>
   /// `continuationLeads[b >> 6] >> (b & 63) & 1`: byte b leads the UTF-8 of
   /// some continuation, so a starter followed by any other byte starts no
@@ -356,6 +357,17 @@ package final class FoldTable: Sendable {
       if matched { return (candidate, i) }
     }
     return nil
+  }
+
+  /// Whether the scalar starting at `offset` in `bytes` may continue a
+  /// contraction (so `offset` may lie inside one).
+  package func mayContinueContraction(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    guard !continuations.isEmpty, let value = WordBoundary.scalar(at: offset, in: bytes) else {
+      return false
+    }
+    return continuations.contains(value)
   }
 
   /// Whether `byte` leads the UTF-8 of some contraction's second scalar.

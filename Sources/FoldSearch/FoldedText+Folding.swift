@@ -79,9 +79,9 @@ extension FoldedText {
     first: UInt32, start: Int, next: Int, input: UnsafeBufferPointer<UInt8>, table: FoldTable,
     out: UnsafeMutablePointer<UInt8>, o: inout Int, map: inout OffsetMap
   ) -> Int? {
-    guard next < input.count, table.mayContinue(input[next]),
-      let (unit, end) = table.contraction(first: first, continuingAt: next, in: input)
-    else { return nil }
+    guard let (unit, end) = table.contraction(first: first, continuingAt: next, in: input) else {
+      return nil
+    }
     if unit.isAtomic { map.noteAtomicStart(folded: o, original: start) }
     for byte in unit.folded {
       out[o] = byte

@@ -70,10 +70,8 @@ extension FoldedText {
       while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
       // Nor inside a contraction of the profile: past any scalar that may
       // continue one.
-      while cut < count, !table.continuations.isEmpty,
-        let value = WordBoundary.scalar(at: cut, in: input), table.continuations.contains(value)
-      {
-        cut += MatchScanner.utf8Length(value)
+      while cut < count && table.mayContinueContraction(at: cut, in: input) {
+        cut += 1
         while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
       }
       cuts.append(cut)
