@@ -98,8 +98,9 @@ extension FoldedText {
     let searcher = ByteSearcher(needle: needle)
     let map = offsetMap
     // One cursor walks the map; each end is peeked at (the next start may
-    // lie before it).
+    // lie before it), ends beyond a peek through a cursor of their own.
     var cursor = OffsetMap.Cursor()
+    var far = OffsetMap.Cursor()
     foldedBytes.withUnsafeBufferPointer { haystack in
       map.withView { view in
         searcher.forEachOccurrence(in: haystack, from: 0) { start in
@@ -107,7 +108,7 @@ extension FoldedText {
           guard let lower = cursor.originalOffset(ofFolded: start, in: view) else {
             return start + 1
           }
-          guard let upper = cursor.peekOriginalOffset(ofFolded: end, in: view) else {
+          guard let upper = cursor.peekOriginalOffset(ofFolded: end, in: view, orElse: &far) else {
             return start + 1
           }
           report(lower..<upper)

@@ -118,25 +118,20 @@ struct MatchScanner {
 
   /// The original range of the occurrence of `length` folded bytes at folded
   /// `start`, when both ends are source-scalar boundaries inside the window
-  /// and the filters pass.
-  @inline(__always)
-  func accept(foldedStart start: Int, length: Int) -> Range<Int>? {
-    var cursor = OffsetMap.Cursor()
-    return map.withView { accept(foldedStart: start, length: length, cursor: &cursor, in: $0) }
-  }
-
-  /// ``accept(foldedStart:length:)`` for nondecreasing starts: the cursor
-  /// makes each map lookup amortized O(1); it moves to the start and peeks
-  /// at the end.
+  /// and the filters pass. Starts must not decrease across calls with the
+  /// same cursors, which makes each map lookup amortized O(1): `cursor`
+  /// moves to the start and peeks at the end (the next start may lie before
+  /// it), `far` serves ends beyond a peek.
   @inline(__always)
   func accept(
     foldedStart start: Int, length: Int, cursor: inout OffsetMap.Cursor,
-    in view: OffsetMap.View
+    far: inout OffsetMap.Cursor, in view: OffsetMap.View
   ) -> Range<Int>? {
     guard let lower = cursor.originalOffset(ofFolded: start, in: view),
       lower >= window.lowerBound
     else { return nil }
-    guard let upper = cursor.peekOriginalOffset(ofFolded: start + length, in: view) else {
+    guard let upper = cursor.peekOriginalOffset(ofFolded: start + length, in: view, orElse: &far)
+    else {
       return nil
     }
     return finish(lower, upper)
@@ -210,10 +205,12 @@ struct MatchScanner {
     guard !needle.isEmpty, start + needle.count <= limit else { return }
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
     var cursor = OffsetMap.Cursor()
+    var far = OffsetMap.Cursor()
     map.withView { view in
       ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
         guard
-          let range = accept(foldedStart: offset, length: needle.count, cursor: &cursor, in: view),
+          let range = accept(
+            foldedStart: offset, length: needle.count, cursor: &cursor, far: &far, in: view),
           range.lowerBound >= from
         else {
           return offset + 1
@@ -296,13 +293,12 @@ struct MatchScanner {
     // One cursor walks the map once: a match's end is peeked at (the next
     // start may lie before it when the match is rejected).
     var cursor = OffsetMap.Cursor()
+    var far = OffsetMap.Cursor()
     map.withView { view in
       for start in starts where start >= resume {
-        guard let lower = cursor.originalOffset(ofFolded: start, in: view),
-          lower >= window.lowerBound
-        else { continue }
-        guard let upper = cursor.peekOriginalOffset(ofFolded: start + length, in: view),
-          let range = finish(lower, upper)
+        guard
+          let range = accept(
+            foldedStart: start, length: length, cursor: &cursor, far: &far, in: view)
         else { continue }
         result.append(range)
         resume = start + length

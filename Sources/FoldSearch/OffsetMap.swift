@@ -399,9 +399,11 @@ package struct OffsetMap: Sendable {
             contentsOf: UnsafeBufferPointer(rebasing: view.bytes[source.byteOffset..<end]))
           committed += view.blocks[c + 1].firstEntry - source.firstEntry
           if c == lastBlock - 1 {
-            copiedLast = source.first
-            var j = source.byteOffset
-            while j < end { copiedLast = Self.decode(view.bytes, at: &j, after: copiedLast) }
+            copiedLast =
+              Self.walk(
+                from: source.first, at: source.byteOffset, end: end, in: view.bytes, to: .max
+              )
+              .entry
           }
         }
         lastCommitted = shifted(copiedLast)
@@ -645,7 +647,7 @@ package struct OffsetMap: Sendable {
     ///   walked so far.
     @inline(__always)
     package mutating func originalOffset(ofFolded position: Int, in view: View) -> Int? {
-      if position >= limit { step(to: position, in: view) }
+      if position >= limit { advance(to: position, in: view) }
       guard block >= 0 else { return position }
       return OffsetMap.original(of: position, current)
     }
@@ -653,48 +655,35 @@ package struct OffsetMap: Sendable {
     /// ``originalOffset(ofFolded:in:)`` for a position at or after the last
     /// one looked up, without moving the cursor: for a match's end, when the
     /// next lookup may be for a start before it (the match may be rejected).
+    /// A position a few entries ahead is walked to on copies of the fields;
+    /// one farther is looked up with `far`, a cursor the caller keeps for
+    /// these positions (which must not decrease either), so that the total
+    /// walking stays linear however long the matches are.
     @inline(__always)
-    package func peekOriginalOffset(ofFolded position: Int, in view: View) -> Int? {
+    package func peekOriginalOffset(
+      ofFolded position: Int, in view: View, orElse far: inout Cursor
+    ) -> Int? {
       if position < limit {
         return block >= 0 ? OffsetMap.original(of: position, current) : position
       }
-      return peek(position, in: view)
+      return peek(position, in: view, orElse: &far)
     }
 
-    /// The walk of ``advance(to:in:)`` on copies of the fields, within the
-    /// block; a position past the block is looked up from scratch.
+    /// Encoded bytes (so at most this many entries) a peek walks before it
+    /// hands the position to the far cursor.
+    static let peekBytes = 16
+
     @inline(never)
-    private func peek(_ position: Int, in view: View) -> Int? {
-      guard block >= 0, position < blockLimit else {
-        return view.originalOffset(ofFolded: position)
-      }
-      return OffsetMap.original(
-        of: position,
-        OffsetMap.walk(from: current, at: offset, end: end, in: view.bytes, to: position).entry)
-    }
-
-    /// ``advance(to:in:)`` with the common case inline: the next entry and
-    /// the one after it are one byte each, and `position` lies before the
-    /// latter (lookups a few entries apart, as a search's matches are).
-    @inline(__always)
-    private mutating func step(to position: Int, in view: View) {
-      if position < blockLimit && offset &+ 1 < end {
-        let head = Int(view.bytes[offset])
-        let after = Int(view.bytes[offset &+ 1])
-        if head | after < 0x80 {
-          // `limit` is the folded position of the entry at `offset`.
-          let following = limit &+ (after & 63) &+ 1
-          if position < following {
-            current = Entry(
-              unchecked: limit, original: current.original &+ (head & 63) &+ (head >> 6) &+ 2,
-              isAtomic: false)
-            offset &+= 1
-            limit = following
-            return
-          }
+    private func peek(_ position: Int, in view: View, orElse far: inout Cursor) -> Int? {
+      if block >= 0 && position < blockLimit {
+        let bound = min(end, offset &+ Self.peekBytes)
+        let walked = OffsetMap.walk(
+          from: current, at: offset, end: bound, in: view.bytes, to: position)
+        if walked.next != nil || bound == end {
+          return OffsetMap.original(of: position, walked.entry)
         }
       }
-      advance(to: position, in: view)
+      return far.originalOffset(ofFolded: position, in: view)
     }
 
     /// Moves `current` to the last entry at or before `position`.

@@ -126,7 +126,10 @@ struct OffsetMapStorageTests {
       #expect(map.originalOffset(ofFolded: position) == expected, "seed \(seed) at \(position)")
       // Peeking ahead (a match's end) leaves the cursor where it was.
       for ahead in [0, 1, 5, 70, 5000] where position + ahead <= plain.foldedCount {
-        let peeked = map.withView { cursor.peekOriginalOffset(ofFolded: position + ahead, in: $0) }
+        var far = OffsetMap.Cursor()
+        let peeked = map.withView {
+          cursor.peekOriginalOffset(ofFolded: position + ahead, in: $0, orElse: &far)
+        }
         #expect(
           peeked == plain.originalOffset(ofFolded: position + ahead),
           "seed \(seed) peek at \(position + ahead)")
