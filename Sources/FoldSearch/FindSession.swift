@@ -57,8 +57,8 @@ public struct FindSession: Sendable {
   private var anchor = 0
   private var window: Range<Int>?
   /// Type-ahead history: folded needles, each a prefix of the next, with
-  /// their occurrence starts in the folded text.
-  private var history: [(needle: [UInt8], starts: [Int])] = []
+  /// their occurrences in the folded text.
+  private var history: [(needle: [UInt8], occurrences: [MatchScanner.Occurrence])] = []
   /// The most occurrences kept for type-ahead (beyond, it rescans).
   private static let occurrenceLimit = 1 << 22
 
@@ -383,25 +383,27 @@ public struct FindSession: Sendable {
     } else {
       let needle = prepared.folded
       while let last = history.last, !needle.starts(with: last.needle) { history.removeLast() }
-      let starts: [Int]?
+      let occurrences: [MatchScanner.Occurrence]?
       if let last = history.last {
         if last.needle == needle {
-          starts = last.starts
+          occurrences = last.occurrences
           lastSearch = .reused
         } else {
-          starts = withScanner { $0.refine(last.starts, to: needle) }
-          lastSearch = .refined(fromOccurrences: last.starts.count)
+          occurrences = withScanner {
+            $0.refine(last.occurrences, to: needle, known: last.needle.count)
+          }
+          lastSearch = .refined(fromOccurrences: last.occurrences.count)
         }
       } else {
-        starts = withScanner { $0.occurrenceStarts(of: needle, limit: Self.occurrenceLimit) }
+        occurrences = withScanner { $0.occurrences(of: needle, limit: Self.occurrenceLimit) }
         lastSearch = .fullScan
       }
-      if let starts {
-        if history.last?.needle != needle { history.append((needle, starts)) }
+      if let occurrences {
+        if history.last?.needle != needle { history.append((needle, occurrences)) }
         // Reuses the previous matches' storage.
         var ranges = matchRanges
         matchRanges = []
-        withScanner { $0.matches(atStarts: starts, length: needle.count, into: &ranges) }
+        withScanner { $0.matches(at: occurrences, length: needle.count, into: &ranges) }
         matchRanges = ranges
       } else {
         history = []

@@ -119,6 +119,64 @@ struct FindSessionTests {
     #expect(overlap.matchByteRanges == [1..<4])
   }
 
+  /// Typing and backspacing, character by character, under every option
+  /// and a search range: each refined (or reused) result equals a fresh
+  /// search of the whole query. Refinement compares only the added bytes
+  /// and reuses the starts mapped by the first keystroke.
+  @Test(
+    "Type-ahead agrees with a fresh search at every keystroke",
+    arguments: [FoldProfile.foundation, .collation, .collation(locale: "da")])
+  func typeAheadAgreesWithFreshSearch(profile: FoldProfile) {
+    let seed: UInt64 = 7
+    var g = Generator(state: seed)
+    let optionSets: [SearchOptions] = [[], [.wholeWords], [.wordStart], [.graphemeAligned]]
+    var refinements = 0
+    for round in 0..<150 {
+      let text = randomText(&g, pieces: g.int(1..<24))
+      let options = g.element(optionSets)
+      var session = FindSession(text: text, options: options, profile: profile)
+      let folded = FoldedText(text, profile: profile)
+      var window: Range<Int>? = nil
+      if round % 3 == 0 {
+        let scalars =
+          text.unicodeScalars.indices.map { text.utf8.distance(from: text.startIndex, to: $0) }
+          + [text.utf8.count]
+        var a = g.element(scalars)
+        var b = g.element(scalars)
+        if b < a { swap(&a, &b) }
+        window = a..<b
+        let utf8 = text.utf8
+        session.searchRange =
+          utf8.index(
+            utf8.startIndex, offsetBy: a)..<utf8.index(
+            utf8.startIndex, offsetBy: b)
+      }
+      // A query taken from the text (so that it matches) or made up.
+      let scalars = Array(text.unicodeScalars)
+      var keystrokes: [Unicode.Scalar?]
+      if g.int(0..<3) > 0 {
+        let a = g.int(0..<scalars.count)
+        keystrokes = Array(scalars[a..<min(scalars.count, a + g.int(1..<10))])
+      } else {
+        keystrokes = Array(randomText(&g, pieces: 2).unicodeScalars)
+      }
+      var typed = String.UnicodeScalarView()
+      // A backspace somewhere, then the rest.
+      if keystrokes.count > 2 { keystrokes.insert(nil, at: g.int(1..<keystrokes.count)) }
+      for key in keystrokes {
+        if let key { typed.append(key) } else { typed.removeLast() }
+        session.query = String(typed)
+        if case .refined = session.lastSearch { refinements += 1 }
+        let expected = folded.byteRanges(of: session.query, options: options, in: window)
+        #expect(
+          session.matchByteRanges == expected,
+          "seed \(seed) round \(round): \(text.unicodeScalars.map { $0.value }) q=\(session.query.unicodeScalars.map { $0.value }) options \(options.rawValue) window \(String(describing: window))"
+        )
+      }
+    }
+    #expect(refinements > 100)
+  }
+
   @Test(
     "Edits keep the session valid: the patched fold equals a fresh one",
     arguments: [FoldProfile.foundation, .collation, .collation(locale: "da")])

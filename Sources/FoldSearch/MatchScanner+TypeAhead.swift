@@ -1,0 +1,109 @@
+// Type-ahead: a search field refines its query one character at a time.
+//
+// The occurrences of the folded query (overlapping, each start a
+// source-scalar boundary) are kept with the original offset of their start.
+// When the next query extends the previous one, its occurrences are the
+// previous ones whose folded bytes go on with the added bytes: only those
+// bytes are compared, and the starts are not mapped again. Choosing the
+// leftmost non-overlapping matches then maps only their ends, with one
+// cursor (the ends increase with the starts), so a keystroke costs one pass
+// over the kept occurrences plus one forward walk of the offset map.
+//
+// Invariant: the occurrences are valid for the map, window and needle they
+// were found with; `FindSession` drops them when an edit or a new search
+// range changes either.
+
+import _FoldSearchBytes
+
+extension MatchScanner {
+  /// An occurrence of a folded needle whose start is a source-scalar
+  /// boundary: its folded start and the original offset that start maps to.
+  struct Occurrence: Equatable {
+    var folded: Int
+    var original: Int
+  }
+
+  /// Every occurrence of `needle` in the folded window whose start is a
+  /// source-scalar boundary (overlapping ones included), in order: the raw
+  /// material type-ahead refines. Nil when there are more than `limit`.
+  ///
+  /// - Complexity: O(*n*) for *n* folded bytes in the window.
+  func occurrences(of needle: [UInt8], limit: Int) -> [Occurrence]? {
+    let window = foldedWindow
+    guard !needle.isEmpty, window.lowerBound + needle.count <= window.upperBound else { return [] }
+    var found: [Occurrence] = []
+    var overflow = false
+    let haystack = UnsafeBufferPointer(rebasing: folded[0..<window.upperBound])
+    var cursor = OffsetMap.Cursor()
+    map.withView { view in
+      ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: window.lowerBound) {
+        offset in
+        guard let original = cursor.originalOffset(ofFolded: offset, in: view) else {
+          return offset + 1
+        }
+        if found.count == limit {
+          overflow = true
+          return nil
+        }
+        found.append(Occurrence(folded: offset, original: original))
+        return offset + 1
+      }
+    }
+    return overflow ? nil : found
+  }
+
+  /// The subset of `occurrences` (of a prefix of `needle` whose first
+  /// `known` bytes they are known to match) where all of `needle` occurs.
+  ///
+  /// - Complexity: O(*k* · *m*) for *k* occurrences and *m* bytes added.
+  func refine(_ occurrences: [Occurrence], to needle: [UInt8], known: Int) -> [Occurrence] {
+    let end = foldedWindow.upperBound
+    let count = needle.count
+    return needle.withUnsafeBufferPointer { needle in
+      occurrences.withUnsafeBufferPointer { occurrences in
+        [Occurrence](unsafeUninitializedCapacity: occurrences.count) { kept, keptCount in
+          var n = 0
+          for occurrence in occurrences where occurrence.folded &+ count <= end {
+            var i = known
+            while i < count && folded[occurrence.folded &+ i] == needle[i] { i &+= 1 }
+            guard i == count else { continue }
+            // SAFETY: at most one element per occurrence, within capacity.
+            kept.baseAddress.unsafelyUnwrapped.advanced(by: n).initialize(to: occurrence)
+            n &+= 1
+          }
+          keptCount = n
+        }
+      }
+    }
+  }
+
+  /// The leftmost non-overlapping matches among `occurrences` (increasing)
+  /// of a needle of `length` folded bytes, into `result`, whose contents
+  /// are replaced and whose storage is reused when it is large enough (a
+  /// find panel refining its matches on every keystroke allocates nothing).
+  ///
+  /// Agrees with ``accept(foldedStart:length:cursor:far:in:)`` for each
+  /// occurrence: the start was mapped when the occurrence was found.
+  ///
+  /// - Complexity: O(*k* + *e*) for *k* occurrences and *e* map entries
+  ///   before the last end.
+  func matches(at occurrences: [Occurrence], length: Int, into result: inout [Range<Int>]) {
+    result.removeAll(keepingCapacity: true)
+    // Most occurrences are matches once the query has a few letters.
+    result.reserveCapacity(occurrences.count)
+    var resume = 0
+    var cursor = OffsetMap.Cursor()
+    map.withView { view in
+      occurrences.withUnsafeBufferPointer { occurrences in
+        for occurrence in occurrences where occurrence.folded >= resume {
+          guard occurrence.original >= window.lowerBound,
+            let upper = cursor.originalOffset(ofFolded: occurrence.folded &+ length, in: view),
+            let range = finish(occurrence.original, upper)
+          else { continue }
+          result.append(range)
+          resume = occurrence.folded &+ length
+        }
+      }
+    }
+  }
+}
