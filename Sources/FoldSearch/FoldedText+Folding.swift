@@ -28,6 +28,11 @@ import _FoldSearchSIMD
 /// b ≥ 0x41 ("A") and b + 0x25 iff b ≥ 0x5B (past "Z"); no sum carries into
 /// the next byte. (See H. S. Warren, *Hacker's Delight*, 2nd ed., §6-1.)
 extension FoldedText {
+  /// ASCII words the word-at-a-time path folds before it hands a run to the
+  /// vector kernel: most runs between accented letters are short, and a
+  /// kernel call that stops at once costs more than a few words.
+  static let wordsBeforeKernel = 4
+
   /// The result of folding a buffer.
   struct Folding {
     var folded: [UInt8]
@@ -125,9 +130,12 @@ extension FoldedText {
       // a starter that a possible continuation, a non-ASCII byte or the
       // word's end follows, and the vector kernel is not used.
       let asciiContractions = table.asciiContractionWords != nil
+      var notes = NoteBuffer()
+      defer { notes.deallocate() }
       var i = 0
       var o = 0
       while i < count {
+        var words = 0
         while wideASCII && i &+ 8 <= count {
           // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
           let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
@@ -161,7 +169,8 @@ extension FoldedText {
           }
           i &+= 8
           o &+= 8
-          if count &- i >= 64 && !asciiContractions {
+          words &+= 1
+          if words == Self.wordsBeforeKernel && count &- i >= 64 && !asciiContractions {
             // A run of ASCII: continue it with the vector kernel.
             // SAFETY: `out + o` has room for the `count - i` bytes (o stays
             // within i * maxExpansion), as the kernel requires.
@@ -192,18 +201,18 @@ extension FoldedText {
           }
           if packed & FoldTable.TwoByte.ignorable != 0 {
             i &+= 2
-            map.noteBoundary(folded: o, original: i)
+            notes.boundary(folded: o, original: i, into: &map)
             continue
           }
           if packed & FoldTable.TwoByte.slow == 0 {
             let length = Int(truncatingIfNeeded: (packed &>> 32) & 0x7)
             let atomic = packed & FoldTable.TwoByte.atomicBit != 0
-            if atomic { map.noteAtomicStart(folded: o, original: i) }
+            if atomic { notes.atomicStart(folded: o, original: i, into: &map) }
             UnsafeMutableRawPointer(out + o).storeBytes(
               of: UInt32(truncatingIfNeeded: packed), as: UInt32.self)
             o &+= length
             i &+= 2
-            if atomic || length != 2 { map.noteBoundary(folded: o, original: i) }
+            if atomic || length != 2 { notes.boundary(folded: o, original: i, into: &map) }
             continue
           }
         }
@@ -241,7 +250,7 @@ extension FoldedText {
             out[o &+ 1] = 0xBF
             out[o &+ 2] = 0xBD
             o &+= 3
-            if decoded.length != 3 { map.noteBoundary(folded: o, original: i) }
+            if decoded.length != 3 { notes.boundary(folded: o, original: i, into: &map) }
             continue
           }
           value = scalar
@@ -255,9 +264,9 @@ extension FoldedText {
             o &+= 1
           }
         } else if entry.isIgnorable {
-          map.noteBoundary(folded: o, original: i)
+          notes.boundary(folded: o, original: i, into: &map)
         } else {
-          if entry.isContractionStarter,
+          if entry.isContractionStarter, notes.drain(into: &map),
             let end = Self.foldContraction(
               first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
               map: &map)
@@ -265,15 +274,16 @@ extension FoldedText {
             i = end
             continue
           }
-          if entry.isAtomic { map.noteAtomicStart(folded: o, original: start) }
+          if entry.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
           let pool = table.pool.baseAddress! + entry.offset
           for k in 0..<entry.length { out[o &+ k] = pool[k] }
           o &+= entry.length
           if entry.isAtomic || entry.length != length {
-            map.noteBoundary(folded: o, original: i)
+            notes.boundary(folded: o, original: i, into: &map)
           }
         }
       }
+      notes.drain(into: &map)
       initialized = o
     }
     map.finish(foldedCount: folded.count, originalCount: count)
@@ -328,6 +338,50 @@ extension FoldedText {
       j += 1
     }
     return (value, length)
+  }
+}
+
+/// Map notes of the fold loop, recorded in a plain buffer and replayed into
+/// the ``OffsetMap`` a batch at a time: the loop's hot paths then only store
+/// two words (no calls, so its registers survive), and the map's rules run
+/// in a tight loop of their own.
+struct NoteBuffer: ~Copyable {
+  private let base: UnsafeMutablePointer<OffsetMap.Entry>
+  private var count = 0
+  static let capacity = 256
+
+  init() { base = .allocate(capacity: Self.capacity) }
+
+  func deallocate() { base.deallocate() }
+
+  /// Records ``OffsetMap/noteBoundary(folded:original:)``.
+  @inline(__always)
+  mutating func boundary(folded: Int, original: Int, into map: inout OffsetMap) {
+    record(OffsetMap.Entry(unchecked: folded, original: original, isAtomic: false), into: &map)
+  }
+
+  /// Records ``OffsetMap/noteAtomicStart(folded:original:)``.
+  @inline(__always)
+  mutating func atomicStart(folded: Int, original: Int, into map: inout OffsetMap) {
+    record(OffsetMap.Entry(unchecked: folded, original: original, isAtomic: true), into: &map)
+  }
+
+  @inline(__always)
+  private mutating func record(_ entry: OffsetMap.Entry, into map: inout OffsetMap) {
+    // SAFETY: count < capacity: a full buffer is drained at once.
+    (base + count).initialize(to: entry)
+    count &+= 1
+    if count == Self.capacity { drain(into: &map) }
+  }
+
+  /// Replays the recorded notes into `map`, in order, and empties the
+  /// buffer. Returns true (so that it can sit in a condition list).
+  @inline(never)
+  @discardableResult
+  mutating func drain(into map: inout OffsetMap) -> Bool {
+    map.note(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    count = 0
+    return true
   }
 }
 

@@ -45,8 +45,9 @@
 /// Blocks are relative, so moving a run of blocks (an edit that changes the
 /// length of what precedes them, or a piece of a parallel fold) rewrites
 /// only their first entries and copies their bytes (``appendShifted``).
-/// While building, the newest entries are staged uncompressed (the append
-/// rules may still replace the last one) and encoded a block at a time.
+/// While building, only the newest entry is held back uncompressed (the
+/// append rules may still replace or drop it); each entry is encoded as soon
+/// as the next one is kept, straight into ``bytes``.
 ///
 /// Positions are 64-bit (`Int` on supported platforms), so inputs beyond
 /// 4 GiB are representable.
@@ -112,10 +113,12 @@ package struct OffsetMap: Sendable {
   private var committed = 0
   /// The last stored entry (meaningful when `committed > 0`).
   private var lastCommitted = Entry(folded: 0, original: 0, isAtomic: false)
-  /// The newest entries, not yet stored (at most ``blockCapacity`` + 1): the
-  /// append rules may still replace the last one, and a full block is
-  /// encoded in one pass.
-  private var staged: [Entry] = []
+  /// The newest entry, not yet stored (meaningful when `hasPending`): the
+  /// append rules may still replace it.
+  private var pending = Entry(folded: 0, original: 0, isAtomic: false)
+  private var hasPending = false
+  /// The entry index at which the next stored entry starts a new block.
+  private var nextBlockStart = 0
 
   /// Length of the folded buffer.
   package internal(set) var foldedCount = 0
@@ -125,7 +128,7 @@ package struct OffsetMap: Sendable {
   package init() {}
 
   /// The number of entries.
-  package var count: Int { committed + staged.count }
+  package var count: Int { committed + (hasPending ? 1 : 0) }
 
   /// Bytes allocated for the map's storage.
   package var allocatedBytes: Int {
@@ -149,7 +152,7 @@ package struct OffsetMap: Sendable {
         }
       }
     }
-    result += staged
+    if hasPending { result.append(pending) }
     return result
   }
 
@@ -241,57 +244,137 @@ package struct OffsetMap: Sendable {
 
   // MARK: Building
 
-  /// Stores the first `n` staged entries as a new block.
-  private mutating func flush(_ n: Int) {
-    guard n > 0 else { return }
-    blocks.append(Block(first: staged[0], byteOffset: bytes.count, firstEntry: committed))
-    if n > 1 {
-      staged.withUnsafeBufferPointer { entries in
-        withUnsafeTemporaryAllocation(
-          of: UInt8.self, capacity: (n - 1) * Self.maxEncodedLength
-        ) { buffer in
-          // SAFETY: n − 1 entries take at most (n − 1) × maxEncodedLength bytes.
-          var out = buffer.baseAddress!
-          for k in 1..<n { Self.encode(entries[k], after: entries[k - 1], to: &out) }
-          bytes.append(
-            contentsOf: UnsafeBufferPointer(
-              start: buffer.baseAddress, count: out - buffer.baseAddress!))
-        }
+  /// The building state, copied into locals for a run of appends (so that
+  /// a batch of entries is added without touching the map's fields or
+  /// growing its arrays entry by entry), with a buffer for the entries it
+  /// encodes.
+  private struct Builder {
+    var pending: Entry
+    var hasPending: Bool
+    /// The last stored entry (meaningful when `committed > 0`).
+    var last: Entry
+    var committed: Int
+    var nextBlockStart: Int
+    /// `bytes.count` before the run: where `start` will be appended.
+    let byteBase: Int
+    let start: UnsafeMutablePointer<UInt8>
+    var out: UnsafeMutablePointer<UInt8>
+
+    /// Whether the newest entry already predicts non-atomic `entry` (the
+    /// identity before the first entry): then it adds nothing.
+    @inline(__always)
+    func predicts(_ entry: Entry) -> Bool {
+      if hasPending {
+        return !pending.isAtomic
+          && pending.original &+ (entry.folded &- pending.folded) == entry.original
       }
+      if committed > 0 {
+        return !last.isAtomic && last.original &+ (entry.folded &- last.folded) == entry.original
+      }
+      return entry.folded == entry.original
     }
-    committed += n
-    lastCommitted = staged[n - 1]
-    staged.removeFirst(n)
+
+    /// Adds `entry` under the building rules: it replaces a pending entry
+    /// at the same folded position (only ignorables lay between: the later
+    /// original position wins), and a non-atomic entry the newest one
+    /// predicts is dropped.
+    @inline(__always)
+    mutating func append(_ entry: Entry, blocks: inout [Block]) {
+      if hasPending && pending.folded == entry.folded { hasPending = false }
+      if !entry.isAtomic && predicts(entry) { return }
+      stage(entry, blocks: &blocks)
+    }
+
+    /// Makes `entry` the pending one (no rules), storing the previous one.
+    @inline(__always)
+    mutating func stage(_ entry: Entry, blocks: inout [Block]) {
+      storePending(blocks: &blocks)
+      pending = entry
+      hasPending = true
+    }
+
+    /// Stores the pending entry, if any: as the first of a new block when
+    /// the last block is full, otherwise encoded after the last stored one.
+    ///
+    /// - Precondition: `out` has room for ``maxEncodedLength`` bytes.
+    @inline(__always)
+    mutating func storePending(blocks: inout [Block]) {
+      guard hasPending else { return }
+      if committed == nextBlockStart {
+        blocks.append(
+          Block(first: pending, byteOffset: byteBase &+ (out - start), firstEntry: committed))
+        nextBlockStart = committed &+ OffsetMap.blockCapacity
+      } else {
+        OffsetMap.encode(pending, after: last, to: &out)
+      }
+      committed &+= 1
+      last = pending
+      hasPending = false
+    }
   }
 
-  /// Stores every staged entry, in blocks of at most ``blockCapacity``.
-  private mutating func flushAll() {
-    while !staged.isEmpty { flush(min(staged.count, Self.blockCapacity)) }
-  }
-
-  /// The newest entry, stored or staged.
+  /// A ``Builder`` holding this map's building state, encoding at `start`.
   @inline(__always)
-  private var last: Entry? { staged.last ?? (committed > 0 ? lastCommitted : nil) }
+  private func makeBuilder(encodingAt start: UnsafeMutablePointer<UInt8>) -> Builder {
+    Builder(
+      pending: pending, hasPending: hasPending, last: lastCommitted, committed: committed,
+      nextBlockStart: nextBlockStart, byteBase: bytes.count, start: start, out: start)
+  }
 
-  /// Records that the source scalar just folded ends at `(folded, original)`.
-  ///
-  /// `shiftChanged` is cheap for the caller to know: whether this scalar's
-  /// folded length differed from its original length.
+  /// Keeps a builder's state and appends the bytes it encoded.
+  @inline(__always)
+  private mutating func keep(_ builder: Builder) {
+    if builder.out != builder.start {
+      bytes.append(
+        contentsOf: UnsafeBufferPointer(start: builder.start, count: builder.out - builder.start))
+    }
+    pending = builder.pending
+    hasPending = builder.hasPending
+    lastCommitted = builder.last
+    committed = builder.committed
+    nextBlockStart = builder.nextBlockStart
+  }
+
+  /// Runs `body` on a ``Builder`` holding this map's building state, with
+  /// room to encode one entry more than `n`, then keeps its state.
+  @inline(__always)
+  private mutating func build(entries n: Int, _ body: (inout Builder, inout [Block]) -> Void) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (n + 1) * Self.maxEncodedLength) {
+      buffer in
+      // SAFETY: each entry a run adds stores at most one (the previous
+      // pending one), and the run may store the pending entry it started
+      // with: n + 1 entries of at most maxEncodedLength bytes.
+      var builder = makeBuilder(encodingAt: buffer.baseAddress!)
+      body(&builder, &blocks)
+      keep(builder)
+    }
+  }
+
+  /// Stores the pending entry, if any.
+  private mutating func storePending() {
+    if hasPending { build(entries: 0) { $0.storePending(blocks: &$1) } }
+  }
+
+  /// Adds entries under the building rules, in order: each non-atomic one
+  /// as ``noteBoundary(folded:original:)``, each atomic one as
+  /// ``noteAtomicStart(folded:original:)``. The fold loop records its
+  /// notes in a buffer and adds them here a batch at a time.
+  package mutating func note(contentsOf entries: UnsafeBufferPointer<Entry>) {
+    // SAFETY: room for entries.count + 1 encoded entries, as in `build`.
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(
+      capacity: (entries.count + 1) * Self.maxEncodedLength)
+    defer { scratch.deallocate() }
+    // The state in a local, so that the loop keeps it in registers.
+    var builder = makeBuilder(encodingAt: scratch)
+    for entry in entries { builder.append(entry, blocks: &blocks) }
+    keep(builder)
+  }
+
+  /// Records that the source scalar just folded ends at `(folded, original)`:
+  /// an entry unless the newest one already predicts it.
   @inline(__always)
   package mutating func noteBoundary(folded: Int, original: Int) {
-    let expected: Int
-    if let last {
-      if last.isAtomic {
-        append(Entry(folded: folded, original: original, isAtomic: false))
-        return
-      }
-      expected = last.original + (folded - last.folded)
-    } else {
-      expected = folded
-    }
-    if expected != original {
-      append(Entry(folded: folded, original: original, isAtomic: false))
-    }
+    append(Entry(folded: folded, original: original, isAtomic: false))
   }
 
   /// Records an atomic expansion starting at `(folded, original)`. The
@@ -322,30 +405,16 @@ package struct OffsetMap: Sendable {
   package mutating func reserveCapacity(_ count: Int) {
     bytes.reserveCapacity(count + count / 8)
     blocks.reserveCapacity(count / Self.blockCapacity + 1)
-    staged.reserveCapacity(Self.blockCapacity + 1)
   }
 
   @inline(__always)
   private mutating func append(_ entry: Entry) {
-    if let last = staged.last, last.folded == entry.folded {
-      // Only ignorables lay between: the later original position wins.
-      staged.removeLast()
-    }
-    if !entry.isAtomic {
-      // Drop the entry if the shift before it already predicts it.
-      let predicted: Int? =
-        last.map { $0.isAtomic ? nil : $0.original + (entry.folded - $0.folded) } ?? entry.folded
-      if predicted == entry.original { return }
-    }
-    stage(entry)
+    build(entries: 1) { $0.append(entry, blocks: &$1) }
   }
 
-  /// Stages `entry` (no rules), storing a full block first when there is one
-  /// and keeping the newest entry staged.
-  @inline(__always)
+  /// Makes `entry` the pending one (no rules), storing the previous one.
   private mutating func stage(_ entry: Entry) {
-    if staged.count > Self.blockCapacity { flush(Self.blockCapacity) }
-    staged.append(entry)
+    build(entries: 1) { $0.stage(entry, blocks: &$1) }
   }
 
   /// Appends entries `range` of `other`, shifted, keeping their relations
@@ -359,7 +428,7 @@ package struct OffsetMap: Sendable {
     _ range: Range<Int>, of other: OffsetMap, shiftFolded: Int, shiftOriginal: Int
   ) {
     guard !range.isEmpty else { return }
-    precondition(other.staged.isEmpty, "the source map must be finished")
+    precondition(!other.hasPending, "the source map must be finished")
     @inline(__always) func shifted(_ entry: Entry) -> Entry {
       Entry(
         folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal,
@@ -388,7 +457,7 @@ package struct OffsetMap: Sendable {
       b += 1
       let lastBlock = view.block(containingEntry: lastIndex)
       if b < lastBlock {
-        flushAll()
+        storePending()
         var copiedLast = view.blocks[b].first
         for c in b..<lastBlock {
           let source = view.blocks[c]
@@ -407,6 +476,8 @@ package struct OffsetMap: Sendable {
           }
         }
         lastCommitted = shifted(copiedLast)
+        // Entries stored next go on in the last copied block while it has room.
+        nextBlockStart = blocks[blocks.count - 1].firstEntry + Self.blockCapacity
       }
       b = lastBlock
       entry = view.blocks[b].first
@@ -419,8 +490,7 @@ package struct OffsetMap: Sendable {
   /// Completes the map for buffers of the given lengths.
   package mutating func finish(foldedCount: Int, originalCount: Int) {
     noteBoundary(folded: foldedCount, original: originalCount)
-    flushAll()
-    staged = []
+    storePending()
     // Growth left up to half of the storage unused: keep what is used.
     Self.shrink(&bytes)
     Self.shrink(&blocks)
@@ -734,7 +804,7 @@ package struct OffsetMap: Sendable {
   /// Descriptions of every violated invariant; empty when the map is sound.
   package func violations() -> [String] {
     var problems: [String] = []
-    if !staged.isEmpty { problems.append("not finished") }
+    if hasPending { problems.append("not finished") }
     withView { view in
       for b in 0..<view.blocks.count {
         let size =

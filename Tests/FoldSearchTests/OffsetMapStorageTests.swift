@@ -52,7 +52,8 @@ struct OffsetMapStorageTests {
   /// One random text's worth of fold events, applied to both maps; returns
   /// the original scalar boundaries.
   static func build(
-    _ map: inout OffsetMap, _ plain: inout PlainMap, rng: inout SplitMix64, scalars: Int, base: Int
+    _ map: inout OffsetMap, _ plain: inout PlainMap, rng: inout SplitMix64, scalars: Int, base: Int,
+    notes: UnsafeMutablePointer<[OffsetMap.Entry]>? = nil
   ) -> [Int] {
     var o = base
     var f = base
@@ -77,11 +78,13 @@ struct OffsetMapStorageTests {
       }
       if atomic { map.noteAtomicStart(folded: f, original: o) }
       if atomic { plain.append(.init(folded: f, original: o, isAtomic: true)) }
+      if atomic { notes?.pointee.append(.init(folded: f, original: o, isAtomic: true)) }
       o += originalLength
       f += foldedLength
       if atomic || originalLength != foldedLength || kind == 11 {
         map.noteBoundary(folded: f, original: o)
         plain.noteBoundary(folded: f, original: o)
+        notes?.pointee.append(.init(folded: f, original: o, isAtomic: false))
       }
       boundaries.append(o)
     }
@@ -112,10 +115,29 @@ struct OffsetMapStorageTests {
     let base = seed % 2 == 1 ? 5 << 30 : 0
     var map = OffsetMap()
     var plain = PlainMap()
+    var notes: [OffsetMap.Entry] = []
     let boundaries = Self.build(
-      &map, &plain, rng: &rng, scalars: Int(rng.next() % 3000) + 1, base: base)
+      &map, &plain, rng: &rng, scalars: Int(rng.next() % 3000) + 1, base: base, notes: &notes)
     #expect(map.violations() == [], "seed \(seed)")
     #expect(map.entries == plain.entries, "seed \(seed)")
+    // The same notes in batches of random sizes (the fold loop's path).
+    var batched = OffsetMap()
+    var k = 0
+    while k < notes.count {
+      let n = min(notes.count - k, Int(rng.next() % 300))
+      notes[k..<k + n].withUnsafeBufferPointer { batched.note(contentsOf: $0) }
+      k += n
+    }
+    batched.finish(foldedCount: map.foldedCount, originalCount: map.originalCount)
+    #expect(batched.entries == plain.entries, "seed \(seed) batched")
+    #expect(batched.violations() == [], "seed \(seed) batched")
+    // Stored alike: the same blocks over the same bytes.
+    let layout = { (map: OffsetMap) in
+      map.withView { view in
+        (Array(view.bytes), view.blocks.map { [$0.first.folded, $0.byteOffset, $0.firstEntry] })
+      }
+    }
+    #expect(layout(batched) == layout(map), "seed \(seed) batched")
     #expect(map.count == plain.entries.count, "seed \(seed)")
     for k in stride(from: 0, to: plain.entries.count, by: 7) {
       #expect(map.entry(at: k) == plain.entries[k], "seed \(seed) entry \(k)")
