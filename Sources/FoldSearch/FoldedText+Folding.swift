@@ -136,7 +136,9 @@ extension FoldedText {
       var o = 0
       while i < count {
         var words = 0
-        while wideASCII && i &+ 8 <= count {
+        // (Not at a non-ASCII byte: runs of non-Latin letters go from
+        // scalar to scalar without a word load that would stop at once.)
+        while wideASCII && i &+ 8 <= count && source[i] < 0x80 {
           // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
           let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
           var high = word & 0x8080_8080_8080_8080
