@@ -102,194 +102,211 @@ extension FoldedText {
   ///
   /// - Complexity: O(n) in the input length.
   static func fold(_ input: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared) -> Folding {
-    let count = input.count
     var map = OffsetMap()
     var invalid: [InvalidSequence] = []
-    guard count > 0, let source = input.baseAddress else {
-      map.finish(foldedCount: 0, originalCount: 0)
-      return Folding(folded: [], map: map, invalidSequences: [])
+    let folded = [UInt8](unsafeUninitializedCapacity: foldCapacity(input.count, table: table)) {
+      buffer, initialized in
+      initialized = fold(
+        input, into: buffer.baseAddress!, table: table, map: &map, invalid: &invalid)
     }
-    // Slack for the whole-word stores (8 bytes ASCII, 4 bytes two-byte folds).
-    let capacity = count * table.maxExpansion + 16
-    let folded = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-      // SAFETY: every write below is at `o + k` with `o + k < capacity`:
-      // `o` never exceeds `i * maxExpansion` after consuming `i` input bytes,
-      // and the widest store is 8 bytes with 16 bytes of slack.
-      let out = buffer.baseAddress!
-      let ascii = table.asciiFold.baseAddress!
-      let plainASCII = table.asciiIsPlainLowercase
-      let twoByte = table.twoByte.baseAddress!
-      let level = fssimd_best_level()
-      // Word-at-a-time and vector ASCII paths: for tables whose printable
-      // ASCII folds by plain lowercasing; they stop at non-ASCII bytes and,
-      // unless every ASCII byte folds that way, at control bytes.
-      let wideASCII = table.asciiPrintableIsPlain
-      let stopAtControls = !plainASCII
-      let simple = table.asciiSimple.baseAddress!
-      // ASCII contraction starters (Danish "aa"): the word path stops before
-      // a starter that a possible continuation, a non-ASCII byte or the
-      // word's end follows, and the vector kernel is not used.
-      let asciiContractions = table.asciiContractionWords != nil
-      var notes = NoteBuffer()
-      defer { notes.deallocate() }
-      var i = 0
-      var o = 0
-      while i < count {
-        var words = 0
-        // (Not at a non-ASCII byte: runs of non-Latin letters go from
-        // scalar to scalar without a word load that would stop at once.)
-        while wideASCII && i &+ 8 <= count && source[i] < 0x80 {
-          // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
-          let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-          var high = word & 0x8080_8080_8080_8080
-          if stopAtControls {
-            // Bytes below 0x20, and 0x7F (exact up to the first one found:
-            // borrows only reach later bytes).
-            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
-            high |=
-              ((word &- 0x2020_2020_2020_2020) | (del &- 0x0101_0101_0101_0101)) & ~word
-              & 0x8080_8080_8080_8080
-          }
-          if asciiContractions { high |= Self.contractionStops(word, high: high, table: table) }
-          let upper =
-            (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
+    map.finish(foldedCount: folded.count, originalCount: input.count)
+    return Folding(folded: folded, map: map, invalidSequences: invalid)
+  }
+
+  /// The room ``fold(_:into:table:map:invalid:)`` needs for `count` input
+  /// bytes: the worst-case expansion, and slack for the whole-word stores
+  /// (8 bytes ASCII, 4 bytes two-byte folds) past the folded end.
+  static func foldCapacity(_ count: Int, table: FoldTable) -> Int {
+    count * table.maxExpansion + 16
+  }
+
+  /// Folds `input` into `out`, adding its entries to `map` (not finished)
+  /// and its ill-formed sequences (offsets relative to `input`) to
+  /// `invalid`; returns the folded length.
+  ///
+  /// - Precondition: `out` has room for
+  ///   ``foldCapacity(_:table:)`` bytes, which the fold may write anywhere
+  ///   in (bytes past the folded length are garbage).
+  static func fold(
+    _ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, table: FoldTable,
+    map: inout OffsetMap, invalid: inout [InvalidSequence]
+  ) -> Int {
+    let count = input.count
+    guard count > 0, let source = input.baseAddress else { return 0 }
+    // SAFETY: every write below is at `o + k` with `o + k < capacity`:
+    // `o` never exceeds `i * maxExpansion` after consuming `i` input bytes,
+    // and the widest store is 8 bytes with 16 bytes of slack.
+    let ascii = table.asciiFold.baseAddress!
+    let plainASCII = table.asciiIsPlainLowercase
+    let twoByte = table.twoByte.baseAddress!
+    let level = fssimd_best_level()
+    // Word-at-a-time and vector ASCII paths: for tables whose printable
+    // ASCII folds by plain lowercasing; they stop at non-ASCII bytes and,
+    // unless every ASCII byte folds that way, at control bytes.
+    let wideASCII = table.asciiPrintableIsPlain
+    let stopAtControls = !plainASCII
+    let simple = table.asciiSimple.baseAddress!
+    // ASCII contraction starters (Danish "aa"): the word path stops before
+    // a starter that a possible continuation, a non-ASCII byte or the
+    // word's end follows, and the vector kernel is not used.
+    let asciiContractions = table.asciiContractionWords != nil
+    var notes = NoteBuffer()
+    defer { notes.deallocate() }
+    var i = 0
+    var o = 0
+    while i < count {
+      var words = 0
+      // (Not at a non-ASCII byte: runs of non-Latin letters go from
+      // scalar to scalar without a word load that would stop at once.)
+      while wideASCII && i &+ 8 <= count && source[i] < 0x80 {
+        // SAFETY: i + 8 <= count, so the 8 bytes are inside `input`.
+        let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+        var high = word & 0x8080_8080_8080_8080
+        if stopAtControls {
+          // Bytes below 0x20, and 0x7F (exact up to the first one found:
+          // borrows only reach later bytes).
+          let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+          high |=
+            ((word &- 0x2020_2020_2020_2020) | (del &- 0x0101_0101_0101_0101)) & ~word
             & 0x8080_8080_8080_8080
-          // SAFETY: as above; bytes stored past the ASCII prefix are
-          // overwritten by the folds that follow (output is written in order).
-          UnsafeMutableRawPointer(out + o).storeBytes(of: word | upper &>> 2, as: UInt64.self)
-          if high != 0 {
-            // Keep the ASCII bytes before the first non-ASCII one (their
-            // lowercasing is exact: carries only run towards later bytes).
-            #if _endian(little)
-              let prefix = high.trailingZeroBitCount &>> 3
-            #else
-              let prefix = high.leadingZeroBitCount &>> 3
-            #endif
-            i &+= prefix
-            o &+= prefix
-            break
-          }
-          i &+= 8
-          o &+= 8
-          words &+= 1
-          if words == Self.wordsBeforeKernel && count &- i >= 64 && !asciiContractions {
-            // A run of ASCII: continue it with the vector kernel.
-            // SAFETY: `out + o` has room for the `count - i` bytes (o stays
-            // within i * maxExpansion), as the kernel requires.
-            let r = Int(
-              fssimd_ascii_lower(
-                level, source + i, Int64(count &- i), out + o, stopAtControls ? 1 : 0))
-            i &+= r
-            o &+= r
-          }
         }
-        guard i < count else { break }
-        let b0 = source[i]
-        if b0 < 0x80 && simple[Int(b0)] {
-          out[o] = ascii[Int(b0)]
-          i &+= 1
-          o &+= 1
-          continue
+        if asciiContractions { high |= Self.contractionStops(word, high: high, table: table) }
+        let upper =
+          (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
+          & 0x8080_8080_8080_8080
+        // SAFETY: as above; bytes stored past the ASCII prefix are
+        // overwritten by the folds that follow (output is written in order).
+        UnsafeMutableRawPointer(out + o).storeBytes(of: word | upper &>> 2, as: UInt64.self)
+        if high != 0 {
+          // Keep the ASCII bytes before the first non-ASCII one (their
+          // lowercasing is exact: carries only run towards later bytes).
+          #if _endian(little)
+            let prefix = high.trailingZeroBitCount &>> 3
+          #else
+            let prefix = high.leadingZeroBitCount &>> 3
+          #endif
+          i &+= prefix
+          o &+= prefix
+          break
         }
-        if b0 >= 0xC2 && b0 <= 0xDF && i &+ 1 < count && source[i &+ 1] & 0xC0 == 0x80 {
-          let b1 = source[i &+ 1]
-          let packed = twoByte[Int(b0 & 0x1F) &<< 6 | Int(b1 & 0x3F)]
-          if packed & FoldTable.TwoByte.identity != 0 {
-            out[o] = b0
-            out[o &+ 1] = b1
-            i &+= 2
-            o &+= 2
-            continue
-          }
-          if packed & FoldTable.TwoByte.ignorable != 0 {
-            i &+= 2
-            notes.boundary(folded: o, original: i, into: &map)
-            continue
-          }
-          if packed & FoldTable.TwoByte.slow == 0 {
-            let length = Int(truncatingIfNeeded: (packed &>> 32) & 0x7)
-            let atomic = packed & FoldTable.TwoByte.atomicBit != 0
-            if atomic { notes.atomicStart(folded: o, original: i, into: &map) }
-            UnsafeMutableRawPointer(out + o).storeBytes(
-              of: UInt32(truncatingIfNeeded: packed), as: UInt32.self)
-            o &+= length
-            i &+= 2
-            if atomic || length != 2 { notes.boundary(folded: o, original: i, into: &map) }
-            continue
-          }
-        }
-        // The general path: three- and four-byte scalars, ill-formed input.
-        let start = i
-        let value: UInt32
-        let length: Int
-        if b0 < 0x80 {
-          // ASCII under a table that does not just lowercase it.
-          value = UInt32(b0)
-          length = 1
-        } else if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1],
-          case let b2 = source[i &+ 2],
-          b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F
-        {
-          // A well-formed three-byte scalar (Table 3-7), the common case of
-          // CJK, Indic, Thai and Hangul text.
-          value = UInt32(b0 & 0x0F) &<< 12 | UInt32(b1 & 0x3F) &<< 6 | UInt32(b2 & 0x3F)
-          length = 3
-          let entry = table.entry(value)
-          if entry.isIdentity {
-            out[o] = b0
-            out[o &+ 1] = b1
-            out[o &+ 2] = b2
-            i &+= 3
-            o &+= 3
-            continue
-          }
-        } else {
-          let decoded = decodeNonASCII(input, at: i)
-          guard let scalar = decoded.scalar else {
-            i &+= decoded.length
-            invalid.append(InvalidSequence(offset: start, length: decoded.length))
-            out[o] = 0xEF
-            out[o &+ 1] = 0xBF
-            out[o &+ 2] = 0xBD
-            o &+= 3
-            if decoded.length != 3 { notes.boundary(folded: o, original: i, into: &map) }
-            continue
-          }
-          value = scalar
-          length = decoded.length
-        }
-        i &+= length
-        let entry = table.entry(value)
-        if entry.isIdentity {
-          for k in start..<i {
-            out[o] = source[k]
-            o &+= 1
-          }
-        } else if entry.isIgnorable {
-          notes.boundary(folded: o, original: i, into: &map)
-        } else {
-          if entry.isContractionStarter, notes.drain(into: &map),
-            let end = Self.foldContraction(
-              first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
-              map: &map)
-          {
-            i = end
-            continue
-          }
-          if entry.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
-          let pool = table.pool.baseAddress! + entry.offset
-          for k in 0..<entry.length { out[o &+ k] = pool[k] }
-          o &+= entry.length
-          if entry.isAtomic || entry.length != length {
-            notes.boundary(folded: o, original: i, into: &map)
-          }
+        i &+= 8
+        o &+= 8
+        words &+= 1
+        if words == Self.wordsBeforeKernel && count &- i >= 64 && !asciiContractions {
+          // A run of ASCII: continue it with the vector kernel.
+          // SAFETY: `out + o` has room for the `count - i` bytes (o stays
+          // within i * maxExpansion), as the kernel requires.
+          let r = Int(
+            fssimd_ascii_lower(
+              level, source + i, Int64(count &- i), out + o, stopAtControls ? 1 : 0))
+          i &+= r
+          o &+= r
         }
       }
-      notes.drain(into: &map)
-      initialized = o
+      guard i < count else { break }
+      let b0 = source[i]
+      if b0 < 0x80 && simple[Int(b0)] {
+        out[o] = ascii[Int(b0)]
+        i &+= 1
+        o &+= 1
+        continue
+      }
+      if b0 >= 0xC2 && b0 <= 0xDF && i &+ 1 < count && source[i &+ 1] & 0xC0 == 0x80 {
+        let b1 = source[i &+ 1]
+        let packed = twoByte[Int(b0 & 0x1F) &<< 6 | Int(b1 & 0x3F)]
+        if packed & FoldTable.TwoByte.identity != 0 {
+          out[o] = b0
+          out[o &+ 1] = b1
+          i &+= 2
+          o &+= 2
+          continue
+        }
+        if packed & FoldTable.TwoByte.ignorable != 0 {
+          i &+= 2
+          notes.boundary(folded: o, original: i, into: &map)
+          continue
+        }
+        if packed & FoldTable.TwoByte.slow == 0 {
+          let length = Int(truncatingIfNeeded: (packed &>> 32) & 0x7)
+          let atomic = packed & FoldTable.TwoByte.atomicBit != 0
+          if atomic { notes.atomicStart(folded: o, original: i, into: &map) }
+          UnsafeMutableRawPointer(out + o).storeBytes(
+            of: UInt32(truncatingIfNeeded: packed), as: UInt32.self)
+          o &+= length
+          i &+= 2
+          if atomic || length != 2 { notes.boundary(folded: o, original: i, into: &map) }
+          continue
+        }
+      }
+      // The general path: three- and four-byte scalars, ill-formed input.
+      let start = i
+      let value: UInt32
+      let length: Int
+      if b0 < 0x80 {
+        // ASCII under a table that does not just lowercase it.
+        value = UInt32(b0)
+        length = 1
+      } else if b0 & 0xF0 == 0xE0, i &+ 2 < count, case let b1 = source[i &+ 1],
+        case let b2 = source[i &+ 2],
+        b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F
+      {
+        // A well-formed three-byte scalar (Table 3-7), the common case of
+        // CJK, Indic, Thai and Hangul text.
+        value = UInt32(b0 & 0x0F) &<< 12 | UInt32(b1 & 0x3F) &<< 6 | UInt32(b2 & 0x3F)
+        length = 3
+        let entry = table.entry(value)
+        if entry.isIdentity {
+          out[o] = b0
+          out[o &+ 1] = b1
+          out[o &+ 2] = b2
+          i &+= 3
+          o &+= 3
+          continue
+        }
+      } else {
+        let decoded = decodeNonASCII(input, at: i)
+        guard let scalar = decoded.scalar else {
+          i &+= decoded.length
+          invalid.append(InvalidSequence(offset: start, length: decoded.length))
+          out[o] = 0xEF
+          out[o &+ 1] = 0xBF
+          out[o &+ 2] = 0xBD
+          o &+= 3
+          if decoded.length != 3 { notes.boundary(folded: o, original: i, into: &map) }
+          continue
+        }
+        value = scalar
+        length = decoded.length
+      }
+      i &+= length
+      let entry = table.entry(value)
+      if entry.isIdentity {
+        for k in start..<i {
+          out[o] = source[k]
+          o &+= 1
+        }
+      } else if entry.isIgnorable {
+        notes.boundary(folded: o, original: i, into: &map)
+      } else {
+        if entry.isContractionStarter, notes.drain(into: &map),
+          let end = Self.foldContraction(
+            first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
+            map: &map)
+        {
+          i = end
+          continue
+        }
+        if entry.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
+        let pool = table.pool.baseAddress! + entry.offset
+        for k in 0..<entry.length { out[o &+ k] = pool[k] }
+        o &+= entry.length
+        if entry.isAtomic || entry.length != length {
+          notes.boundary(folded: o, original: i, into: &map)
+        }
+      }
     }
-    map.finish(foldedCount: folded.count, originalCount: count)
-    return Folding(folded: folded, map: map, invalidSequences: invalid)
+    notes.drain(into: &map)
+    return o
   }
 
   /// Decodes the non-ASCII sequence starting at `i`: a scalar value and its

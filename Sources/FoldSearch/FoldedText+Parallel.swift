@@ -31,7 +31,10 @@ public enum Parallelism: Sendable, Hashable {
 /// continuation byte, nor before a scalar that may continue a contraction of
 /// the profile), so no scalar, contraction or maximal ill-formed subpart spans a
 /// cut: each piece folds exactly as it would inside the whole. The pieces fold
-/// concurrently; their folded bytes are concatenated and their maps merged by
+/// concurrently into their own regions of one buffer (each as large as its
+/// worst case: untouched pages cost no memory), which are then closed up
+/// from the left, returning moved pages to the system as they go, so the
+/// fold holds about one folded copy. The pieces' maps are merged by
 /// shifting each piece's entries by the piece's folded and original start:
 /// the cut's entry and the piece's first go through the map's own append
 /// rules (which drop an entry the previous shift already predicts and let the
@@ -56,7 +59,8 @@ extension FoldedText {
 
   /// Folds `input` on up to the threads `parallelism` allows.
   ///
-  /// - Complexity: O(n) work, O(n / threads) time plus one copy of the output.
+  /// - Complexity: O(n) work, O(n / threads) time plus moving the folded
+  ///   bytes of every piece but the first.
   static func fold(
     _ input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism, table: FoldTable = .shared,
     threshold: Int = FoldedText.parallelThreshold
@@ -77,42 +81,44 @@ extension FoldedText {
       cuts.append(cut)
     }
     cuts.append(count)
-    let pieces = UnsafeMutableBufferPointer<Folding?>.allocate(capacity: threads)
+    // Piece k folds into its own region of one shared buffer, as much room
+    // as it could need (untouched pages cost no memory); the regions are
+    // then closed up from the left (`compact`).
+    let regions = (0...threads).map { k in
+      cuts[k] * table.maxExpansion + 16 * k
+    }
+    let pieces = UnsafeMutableBufferPointer<Piece?>.allocate(capacity: threads)
     pieces.initialize(repeating: nil)
     defer {
       pieces.deinitialize()
       pieces.deallocate()
     }
-    // SAFETY: each iteration writes only its own slot of `pieces`, and reads
-    // a disjoint slice of `input`, which outlives the call.
-    nonisolated(unsafe) let slots = pieces
-    nonisolated(unsafe) let source = input
-    let bounds = cuts
-    DispatchQueue.concurrentPerform(iterations: threads) { k in
-      slots[k] = fold(
-        UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]), table: table)
-    }
-    var total = 0
-    var pieceLengths: [Int] = []
-    for k in 0..<threads {
-      pieceLengths.append(pieces[k]!.folded.count)
-      total += pieceLengths[k]
-    }
-    // Copy each piece's bytes into place and free the piece at once, so the
-    // peak stays near one folded copy (plus one piece), not two.
-    let folded = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+    let folded = [UInt8](unsafeUninitializedCapacity: regions[threads]) { buffer, initialized in
+      // SAFETY: each iteration writes only its own slot of `pieces` and its
+      // own region of `buffer` (a piece's fold stays within
+      // `foldCapacity` of its length: the region's size), and reads a
+      // disjoint slice of `input`, which outlives the call.
+      nonisolated(unsafe) let slots = pieces
+      nonisolated(unsafe) let source = input
+      nonisolated(unsafe) let base = buffer.baseAddress!
+      let bounds = cuts
+      DispatchQueue.concurrentPerform(iterations: threads) { k in
+        var map = OffsetMap()
+        var invalid: [InvalidSequence] = []
+        let length = fold(
+          UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]),
+          into: base + regions[k], table: table, map: &map, invalid: &invalid)
+        map.finish(foldedCount: length, originalCount: bounds[k + 1] - bounds[k])
+        slots[k] = Piece(length: length, map: map, invalidSequences: invalid)
+      }
       var offset = 0
       for k in 0..<threads {
-        pieces[k]!.folded.withUnsafeBufferPointer { piece in
-          _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + piece.count])
-            .initialize(
-              from: piece)
-          offset += piece.count
-        }
-        pieces[k]!.folded = []
+        compact(base, from: regions[k], to: offset, count: pieces[k]!.length)
+        offset += pieces[k]!.length
       }
       initialized = offset
     }
+    let pieceLengths = (0..<threads).map { pieces[$0]!.length }
     var map = OffsetMap()
     map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.count } + threads)
     var invalid: [InvalidSequence] = []
@@ -140,5 +146,54 @@ extension FoldedText {
     }
     map.finish(foldedCount: foldedBase, originalCount: count)
     return Folding(folded: folded, map: map, invalidSequences: invalid)
+  }
+
+  /// One piece of a parallel fold: its folded length (the bytes are in the
+  /// shared buffer), its map and ill-formed sequences.
+  struct Piece {
+    var length: Int
+    var map: OffsetMap
+    var invalidSequences: [InvalidSequence]
+  }
+
+  /// Moves `count` bytes at `base + source` down to `base + destination`
+  /// (not after `source`), 512 KiB at a time, returning to the system the
+  /// pages of each moved stretch that the result does not use, so that
+  /// memory stays near one folded copy.
+  ///
+  /// - Precondition: `destination <= source`; nothing the caller still
+  ///   needs lies in `base + destination + count ..< base + source + count`
+  ///   other than these bytes.
+  static func compact(
+    _ base: UnsafeMutablePointer<UInt8>, from source: Int, to destination: Int, count: Int
+  ) {
+    precondition(destination <= source)
+    guard source != destination else { return }
+    let chunk = 512 << 10
+    var done = 0
+    while done < count {
+      let n = min(chunk, count - done)
+      // SAFETY: both ranges lie in the caller's buffer; memmove allows the
+      // overlap.
+      (base + destination + done).update(from: base + source + done, count: n)
+      done += n
+      // The moved stretch's pages, less those holding data placed (below
+      // destination + done) or still to move (from source + done).
+      releasePages(base, from: max(source + done - n, destination + done), to: source + done)
+    }
+  }
+
+  /// Returns to the system the whole pages of `base[from..<to]`, whose
+  /// contents are no longer needed (they read as zeros afterwards).
+  static func releasePages(_ base: UnsafeMutablePointer<UInt8>, from: Int, to: Int) {
+    #if canImport(Glibc) || canImport(Musl)
+      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+      guard page > 0 else { return }
+      let start = (Int(bitPattern: base + from) + page - 1) / page * page
+      let end = Int(bitPattern: base + to) / page * page
+      guard end > start else { return }
+      // SAFETY: the range lies inside the caller's buffer, whole pages.
+      _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED)
+    #endif
   }
 }
