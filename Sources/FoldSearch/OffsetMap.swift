@@ -249,9 +249,12 @@ package struct OffsetMap: Sendable {
   /// growing its arrays entry by entry), with a buffer for the entries it
   /// encodes.
   private struct Builder {
-    var pending: Entry
-    var hasPending: Bool
-    /// The last stored entry (meaningful when `committed > 0`).
+    /// The newest entry: the pending one, or (when `newestIsStored`) the
+    /// last stored one, or before any entry the origin, which predicts the
+    /// identity.
+    var newest: Entry
+    var newestIsStored: Bool
+    /// The last stored entry (the origin before any).
     var last: Entry
     var committed: Int
     var nextBlockStart: Int
@@ -260,28 +263,21 @@ package struct OffsetMap: Sendable {
     let start: UnsafeMutablePointer<UInt8>
     var out: UnsafeMutablePointer<UInt8>
 
-    /// Whether the newest entry already predicts non-atomic `entry` (the
-    /// identity before the first entry): then it adds nothing.
-    @inline(__always)
-    func predicts(_ entry: Entry) -> Bool {
-      if hasPending {
-        return !pending.isAtomic
-          && pending.original &+ (entry.folded &- pending.folded) == entry.original
-      }
-      if committed > 0 {
-        return !last.isAtomic && last.original &+ (entry.folded &- last.folded) == entry.original
-      }
-      return entry.folded == entry.original
-    }
-
     /// Adds `entry` under the building rules: it replaces a pending entry
     /// at the same folded position (only ignorables lay between: the later
     /// original position wins), and a non-atomic entry the newest one
-    /// predicts is dropped.
+    /// predicts (the same shift) is dropped.
     @inline(__always)
     mutating func append(_ entry: Entry, blocks: inout [Block]) {
-      if hasPending && pending.folded == entry.folded { hasPending = false }
-      if !entry.isAtomic && predicts(entry) { return }
+      if !newestIsStored && newest.folded == entry.folded {
+        newest = last
+        newestIsStored = true
+      }
+      if !entry.isAtomic && !newest.isAtomic
+        && newest.original &+ (entry.folded &- newest.folded) == entry.original
+      {
+        return
+      }
       stage(entry, blocks: &blocks)
     }
 
@@ -289,8 +285,8 @@ package struct OffsetMap: Sendable {
     @inline(__always)
     mutating func stage(_ entry: Entry, blocks: inout [Block]) {
       storePending(blocks: &blocks)
-      pending = entry
-      hasPending = true
+      newest = entry
+      newestIsStored = false
     }
 
     /// Stores the pending entry, if any: as the first of a new block when
@@ -299,26 +295,31 @@ package struct OffsetMap: Sendable {
     /// - Precondition: `out` has room for ``maxEncodedLength`` bytes.
     @inline(__always)
     mutating func storePending(blocks: inout [Block]) {
-      guard hasPending else { return }
+      guard !newestIsStored else { return }
       if committed == nextBlockStart {
         blocks.append(
-          Block(first: pending, byteOffset: byteBase &+ (out - start), firstEntry: committed))
+          Block(first: newest, byteOffset: byteBase &+ (out - start), firstEntry: committed))
         nextBlockStart = committed &+ OffsetMap.blockCapacity
       } else {
-        OffsetMap.encode(pending, after: last, to: &out)
+        OffsetMap.encode(newest, after: last, to: &out)
       }
       committed &+= 1
-      last = pending
-      hasPending = false
+      last = newest
+      newestIsStored = true
     }
   }
+
+  /// The origin: the entry before the first, which predicts the identity.
+  private static let origin = Entry(folded: 0, original: 0, isAtomic: false)
 
   /// A ``Builder`` holding this map's building state, encoding at `start`.
   @inline(__always)
   private func makeBuilder(encodingAt start: UnsafeMutablePointer<UInt8>) -> Builder {
-    Builder(
-      pending: pending, hasPending: hasPending, last: lastCommitted, committed: committed,
-      nextBlockStart: nextBlockStart, byteBase: bytes.count, start: start, out: start)
+    let last = committed > 0 ? lastCommitted : Self.origin
+    return Builder(
+      newest: hasPending ? pending : last, newestIsStored: !hasPending, last: last,
+      committed: committed, nextBlockStart: nextBlockStart, byteBase: bytes.count, start: start,
+      out: start)
   }
 
   /// Keeps a builder's state and appends the bytes it encoded.
@@ -328,8 +329,8 @@ package struct OffsetMap: Sendable {
       bytes.append(
         contentsOf: UnsafeBufferPointer(start: builder.start, count: builder.out - builder.start))
     }
-    pending = builder.pending
-    hasPending = builder.hasPending
+    pending = builder.newest
+    hasPending = !builder.newestIsStored
     lastCommitted = builder.last
     committed = builder.committed
     nextBlockStart = builder.nextBlockStart
