@@ -21,6 +21,8 @@ struct BenchOptions {
   var foldIndex = true
   /// `--pathological DIR`: only the pathological corpus in DIR.
   var pathological: String? = nil
+  /// `--peak-memory`: only the resident memory a one-shot search adds.
+  var peakMemory = false
 
   static let usage = """
     usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
@@ -44,6 +46,8 @@ struct BenchOptions {
     --no-fold-index is given; --app-only times just those (no corpus needed).
     --pathological DIR times every needle of DIR/needles.txt over its file
     (Corpus/pathological, or the large set) against the median time per byte.
+    --peak-memory measures the peak resident memory a one-shot search (fold
+    and the first needle) adds to its input, in this fresh process (Linux).
 
       --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)
       --json FILE    every figure with stable keys (tool, runs, input,
@@ -86,6 +90,7 @@ struct BenchOptions {
       case "--no-fold-index": options.foldIndex = false
       case "--app-only": options.appOnly = true
       case "--pathological": options.pathological = value()
+      case "--peak-memory": options.peakMemory = true
       case "--help", "-h":
         print(usage)
         exit(0)

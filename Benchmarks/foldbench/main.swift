@@ -20,6 +20,12 @@ if let folder = options.pathological {
   }
   exit(0)
 }
+if options.peakMemory {
+  for line in peakMemoryBenchmark(files: options.files, needles: options.needles) {
+    Swift.print(line)
+  }
+  exit(0)
+}
 if options.appOnly {
   let runs = max(options.runs, 5)
   for line in typeAheadBenchmark(runs: runs) { Swift.print(line) }
