@@ -17,7 +17,8 @@ import _FoldSearchSIMD
 ///   full decoding and the two-stage table.
 /// The map gets an entry only where the folded length differs from the
 /// original length, where an atomic expansion starts or ends, or after
-/// ignorables.
+/// ignorables; the loop records them in a ``NoteBuffer`` and the map adds
+/// them a batch at a time.
 ///
 /// Ill-formed UTF-8 is decoded with the "maximal subpart" practice of the
 /// Unicode Standard (§3.9, U+FFFD substitution, as Swift's `String(decoding:)`
@@ -133,9 +134,10 @@ extension FoldedText {
   ) -> Int {
     let count = input.count
     guard count > 0, let source = input.baseAddress else { return 0 }
-    // SAFETY: every write below is at `o + k` with `o + k < capacity`:
-    // `o` never exceeds `i * maxExpansion` after consuming `i` input bytes,
-    // and the widest store is 8 bytes with 16 bytes of slack.
+    // SAFETY: every write below is at `o + k` with
+    // `o + k < foldCapacity(count, table:)`, the caller's room: `o` never
+    // exceeds `i * maxExpansion` after consuming `i` input bytes, and the
+    // widest store is 8 bytes with 16 bytes of slack.
     let ascii = table.asciiFold.baseAddress!
     let plainASCII = table.asciiIsPlainLowercase
     let twoByte = table.twoByte.baseAddress!
