@@ -118,7 +118,6 @@ extension FoldedText {
       }
       initialized = offset
     }
-    let pieceLengths = (0..<threads).map { pieces[$0]!.length }
     var map = OffsetMap()
     map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.count } + threads)
     var invalid: [InvalidSequence] = []
@@ -141,7 +140,7 @@ extension FoldedText {
         invalid.append(
           InvalidSequence(offset: sequence.offset + originalBase, length: sequence.length))
       }
-      foldedBase += pieceLengths[k]
+      foldedBase += piece.length
       pieces[k] = nil  // free the piece's map as soon as it is merged
     }
     map.finish(foldedCount: foldedBase, originalCount: count)
