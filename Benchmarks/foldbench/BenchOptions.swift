@@ -32,7 +32,9 @@ struct BenchOptions {
     sample (Corpus/sample/*.txt, concatenated) or on the files given:
       fold      building a FoldedText (folded bytes + offset map)
       search    byteRanges(of:) over a built FoldedText, ranges materialized
-      one-shot  FoldedText + search from a String
+      one-shot  foldedByteRanges(of:) from a String (raw-byte candidates,
+                each verified by folding its scalars), and the whole fold +
+                search it replaces
     and the Foundation reference loop, ICU usearch (root, primary strength),
     the ICU fold pipeline + Horspool, Horspool / Two-Way / glibc memmem over the
     pre-folded bytes, and memcpy of the input.

@@ -35,5 +35,5 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
 }
 
 @inline(never) func probeOneShot(_ text: String, _ query: String) -> Int {
-  FoldedText(text).byteRanges(of: query).count
+  text.foldedByteRanges(of: query).count
 }

@@ -112,10 +112,33 @@ for (index, needle) in options.needles.enumerated() {
     folded.byteRanges(of: query)
   }
   rows.append(.init(engine: "foldsearch search", time: search, count: searchRanges.count))
+  // The one-shot API (raw-byte candidates verified where the query allows),
+  // and the whole fold it replaces, side by side.
   let (oneShot, oneShotRanges) = measure(bytes: bytes.count, runs: runs) {
-    FoldedText(text).byteRanges(of: query)
+    text.foldedByteRanges(of: query)
   }
   rows.append(.init(engine: "foldsearch one-shot", time: oneShot, count: oneShotRanges.count))
+  var scan: OneShotSearch.Statistics?
+  _ = FoldedText.oneShotByteRanges(of: query, in: text, statistics: &scan)
+  if let scan {
+    func percent(_ part: Int) -> String {
+      String(format: "%.2f%%", 100 * Double(part) / Double(max(bytes.count, 1)))
+    }
+    report.notes.append(
+      "one-shot \"\(query)\": anchor \(scan.anchorIndex), partner \(scan.partnerIndex.map(String.init) ?? "none"), "
+        + "\(scan.reported) candidates (\(scan.verified) verified), "
+        + "verification work \(percent(scan.work)) of the text's bytes"
+        + (scan.wholeFoldFrom.map { ", whole fold from \(percent($0))" } ?? ""))
+  } else {
+    report.notes.append("one-shot \"\(query)\": whole fold (no ASCII byte in the folded query)")
+  }
+  let (wholeOneShot, wholeOneShotRanges) = measure(bytes: bytes.count, runs: runs) {
+    FoldedText(text).byteRanges(of: query)
+  }
+  rows.append(
+    .init(
+      engine: "foldsearch one-shot, whole fold", time: wholeOneShot,
+      count: wholeOneShotRanges.count))
 
   let (collationSearch, collationRanges) = measure(bytes: bytes.count, runs: runs) {
     collationFolded.byteRanges(of: query)
@@ -169,7 +192,13 @@ for (index, needle) in options.needles.enumerated() {
     }
   }
   var checks: [Report.Check] = [
-    .init(what: "one-shot = search", expected: searchRanges.count, actual: oneShotRanges.count)
+    .init(what: "one-shot = search", expected: searchRanges.count, actual: oneShotRanges.count),
+    .init(
+      what: "one-shot ranges = search ranges", expected: 1,
+      actual: oneShotRanges == searchRanges ? 1 : 0),
+    .init(
+      what: "whole-fold one-shot = search", expected: searchRanges.count,
+      actual: wholeOneShotRanges.count),
   ]
   let prefolded = rows.filter { $0.engine.hasSuffix("over pre-folded") }
   for row in prefolded.dropFirst() {

@@ -96,25 +96,40 @@ extension FoldedText {
   ) {
     guard !needle.isEmpty, needle.count <= foldedBytes.count else { return }
     let searcher = ByteSearcher(needle: needle)
-    let map = offsetMap
+    foldedBytes.withUnsafeBufferPointer { haystack in
+      offsetMap.withView { view in
+        Self.scalarAlignedOccurrences(
+          of: searcher, in: haystack, map: view, overlapping: overlapping, report)
+      }
+    }
+  }
+
+  /// The search loop of ``foldedCandidates(needle:overlapping:_:)`` over any
+  /// folded buffer and its map (a whole text's, or a one-shot window's):
+  /// each occurrence of `searcher`'s needle in `haystack` whose ends map to
+  /// source-scalar boundaries is reported as an original range.
+  ///
+  /// - Precondition: `map` is the finished map of the fold that produced
+  ///   `haystack`.
+  static func scalarAlignedOccurrences(
+    of searcher: ByteSearcher, in haystack: UnsafeBufferPointer<UInt8>, map view: OffsetMap.View,
+    overlapping: Bool, _ report: (Range<Int>) -> Void
+  ) {
+    let count = searcher.needle.count
     // One cursor walks the map; each end is peeked at (the next start may
     // lie before it), ends beyond a peek through a cursor of their own.
     var cursor = OffsetMap.Cursor()
     var far = OffsetMap.Cursor()
-    foldedBytes.withUnsafeBufferPointer { haystack in
-      map.withView { view in
-        searcher.forEachOccurrence(in: haystack, from: 0) { start in
-          let end = start + needle.count
-          guard let lower = cursor.originalOffset(ofFolded: start, in: view) else {
-            return start + 1
-          }
-          guard let upper = cursor.peekOriginalOffset(ofFolded: end, in: view, orElse: &far) else {
-            return start + 1
-          }
-          report(lower..<upper)
-          return overlapping ? start + 1 : end
-        }
+    searcher.forEachOccurrence(in: haystack, from: 0) { start in
+      let end = start + count
+      guard let lower = cursor.originalOffset(ofFolded: start, in: view) else {
+        return start + 1
       }
+      guard let upper = cursor.peekOriginalOffset(ofFolded: end, in: view, orElse: &far) else {
+        return start + 1
+      }
+      report(lower..<upper)
+      return overlapping ? start + 1 : end
     }
   }
 

@@ -1,9 +1,10 @@
 extension StringProtocol {
   /// The ranges of every case- and accent-insensitive match of `query`.
   ///
-  /// A one-shot convenience: it folds the string, searches once and discards
-  /// the fold. To search the same text for several queries, build a
-  /// ``FoldedText`` once instead.
+  /// A one-shot search: rather than folding the whole string, it scans the
+  /// raw UTF-8 for places where a match could be and folds only the scalars
+  /// there (see ``foldedByteRanges(of:)``). To search the same text for
+  /// several queries, build a ``FoldedText`` once instead.
   ///
   /// ```swift
   /// let text = "Le CAFÉ et le café"
@@ -12,8 +13,7 @@ extension StringProtocol {
   ///
   /// - Complexity: O(n + m) for a string of n UTF-8 bytes and a query of m.
   public func foldedRanges(of query: String) -> [Range<String.Index>] {
-    let base = String(self)
-    let ranges = FoldedText(base).byteRanges(of: query)
+    let ranges = foldedByteRanges(of: query)
     // Offsets are relative to `self`; map them onto `self`'s own indices.
     let utf8 = self.utf8
     return ranges.map { range in
@@ -21,5 +21,61 @@ extension StringProtocol {
       let upper = utf8.index(lower, offsetBy: range.count)
       return lower..<upper
     }
+  }
+
+  /// The UTF-8 offsets of every case- and accent-insensitive match of
+  /// `query`: the same ranges as `FoldedText(String(self)).byteRanges(of:)`.
+  ///
+  /// A one-shot search. When the folded query holds an ASCII byte, a vector
+  /// scan of the raw bytes finds the places where that byte (and a second
+  /// one near it) can come from, and only the scalars around those are
+  /// folded and compared; rare queries thus run at close to memory speed. Where such places are
+  /// dense (a common word), or the query has no ASCII byte or starts with a
+  /// combining mark, the whole string is folded, as ``FoldedText`` does.
+  ///
+  /// ```swift
+  /// "Crème brûlée, CRÈME".foldedByteRanges(of: "creme")  // [0..<6, 17..<23]
+  /// ```
+  ///
+  /// - Complexity: O(n + m) for a string of n UTF-8 bytes and a query of m.
+  public func foldedByteRanges(of query: String) -> [Range<Int>] {
+    FoldedText.oneShotByteRanges(of: query, in: String(self))
+  }
+}
+
+extension FoldedText {
+  /// The one-shot search behind ``StringProtocol/foldedByteRanges(of:)``:
+  /// the candidate scan when ``OneShotSearch`` can plan the query and the text is at
+  /// least `minimumLength` bytes, the whole fold otherwise.
+  package static func oneShotByteRanges(
+    of query: String, in text: String, table: FoldTable = .shared,
+    minimumLength: Int = OneShotSearch.minimumLength
+  ) -> [Range<Int>] {
+    var statistics: OneShotSearch.Statistics?
+    return oneShotByteRanges(
+      of: query, in: text, table: table, minimumLength: minimumLength, statistics: &statistics)
+  }
+
+  /// ``oneShotByteRanges(of:in:table:minimumLength:)``, telling what the
+  /// candidate scan did (nil when the whole text was folded).
+  package static func oneShotByteRanges(
+    of query: String, in text: String, table: FoldTable = .shared,
+    minimumLength: Int = OneShotSearch.minimumLength,
+    statistics: inout OneShotSearch.Statistics?
+  ) -> [Range<Int>] {
+    var text = text
+    text.makeContiguousUTF8()
+    statistics = nil
+    if text.utf8.count >= minimumLength, let prepared = FoldedQuery(query, table: table),
+      let search = OneShotSearch(prepared, table: table)
+    {
+      var scan = OneShotSearch.Statistics()
+      defer { statistics = scan }
+      // SAFETY: the string was made contiguous UTF-8 above.
+      return text.utf8.withContiguousStorageIfAvailable {
+        search.byteRanges(in: $0, statistics: &scan)
+      }!
+    }
+    return FoldedText(text, table: table).byteRanges(of: query)
   }
 }

@@ -129,6 +129,49 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
 int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst,
                            int32_t stop_at_controls);
 
+/// What makes a raw UTF-8 byte position a candidate for a one-shot search
+/// that folds only windows around candidates (FoldSearch's
+/// `FoldedText+OneShot.swift` explains why every match has one). The anchor
+/// is one folded ASCII byte of the needle; the partner another, `distance`
+/// needle bytes after it (negative: before; 0: no partner).
+typedef struct {
+  uint8_t anchor;      ///< the anchor's folded byte (< 0x80)
+  uint8_t anchor_or;   ///< 0x20 when `anchor` is a lowercase letter, else 0
+  uint8_t partner;     ///< the partner's folded byte (< 0x80)
+  uint8_t partner_or;  ///< 0x20 when `partner` is a lowercase letter, else 0
+  int32_t distance;    ///< partner index − anchor index, |distance| <= 16
+  /// Byte sets over 0x80...0xFF, bit (b − 0x80) of the 128-bit value
+  /// (`[0]` holds bits 0–63): the first and second bytes of the non-ASCII
+  /// scalars whose fold contains the anchor.
+  uint64_t lead[2];
+  uint64_t second[2];
+} fssimd_anchor;
+
+/// Collects the candidates of a one-shot search: every candidate position
+/// p >= `start`, in increasing order, written to `out`, scanning 64
+/// positions at a time while at least 64 slots of `capacity` are free.
+/// Returns how many were written and sets *next to where the scan stopped:
+/// every candidate in [start, *next) was written, none at or after *next;
+/// *next == n (or start, when start > n) when the scan reached the end, and
+/// *next > start whenever capacity >= 64 and start < n. Position p is a
+/// candidate when either
+///   (A) h[p] < 0x80 and (h[p] | anchor_or) == anchor, and, with d =
+///       distance != 0 and q = p + d: some byte of h in the window between
+///       p and q — (p, q] when d > 0, [q, p) when d < 0, clipped to [0, n) —
+///       is >= 0x80, or 0 <= q < n and (h[q] | partner_or) == partner; or
+///   (B) h[p] >= 0x80 is in `lead`, p + 1 < n and h[p + 1] is in `second`.
+/// The set is exact: every level reports the same positions (a test checks
+/// AVX2 against the portable loop). Level SSE2 runs the portable loop (the
+/// byte-set test needs a byte shuffle). O(*next − start) per call.
+///
+/// Caller obligations: `haystack` points to `n` readable bytes (NULL only
+/// when n == 0); `anchor` points to a valid fssimd_anchor; 0 <= start;
+/// `out` points to `capacity` writable slots; `next` is writable; `level`
+/// as for fssimd_find_short.
+int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
+                               const fssimd_anchor *anchor, int64_t *out, int64_t capacity,
+                               int64_t *next);
+
 #ifdef __cplusplus
 }
 #endif

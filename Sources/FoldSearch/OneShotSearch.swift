@@ -1,0 +1,506 @@
+import _FoldSearchBytes
+import _FoldSearchSIMD
+
+/// A one-shot search that folds only what it must: the raw text is scanned
+/// for candidates, and each candidate is verified by folding the few scalars
+/// around it.
+///
+/// ## Idea
+/// Folding a whole text to search it once costs far more than reading it
+/// (the fold runs at a fraction of a GB/s, a vector scan of the raw bytes at
+/// several). So the raw UTF-8 is scanned first for the places a match could
+/// be, and only the scalars there are folded and compared.
+///
+/// One byte of the folded needle, the **anchor** (an ASCII byte, chosen
+/// rare), must be produced by some scalar of every match. In the `foundation`
+/// profile ASCII folds one to one (A–Z to a–z), so the scalar is either the
+/// anchor itself, its upper case, or one of the few non-ASCII scalars whose
+/// fold contains it (é, ê, ė … for "e"; ž, ź, ẓ … for "z"; K KELVIN SIGN for
+/// "k"), which `producers` lists from the fold table. A second needle byte,
+/// the **partner**, `d` needle bytes away (|d| ≤ 16), sharpens the ASCII case:
+/// if every raw byte between the anchor and the place `d` bytes away is
+/// ASCII, each of those folds to exactly one byte, so the partner's raw byte
+/// sits exactly `d` bytes away; otherwise a byte ≥ 0x80 lies in between. The
+/// C kernel `fssimd_oneshot_collect` tests exactly these conditions, 64
+/// positions at a time, and hands over a batch of candidates per call; a non-ASCII candidate is then checked against
+/// `producers` by decoding it.
+///
+/// A candidate whose anchor byte sits `t` bytes into its scalar's fold can
+/// only be part of a match that starts `k − t` folded bytes earlier (`k` the
+/// anchor's index in the needle). **Verification** walks back over whole
+/// scalars until they fold to exactly that many bytes (more means the start
+/// would fall inside an expansion: no match), then folds forward scalar by
+/// scalar, comparing with the needle, until the needle ends exactly at the
+/// end of a scalar's fold, and takes in the ignorables that follow. These
+/// are the whole fold's rules (``FoldedText/scalarAlignedOccurrences(of:in:map:overlapping:_:)``
+/// over the ``OffsetMap``): a match starts at a non-ignorable scalar, covers
+/// whole scalar folds (an atomic expansion is never split) and its end
+/// extends over the ignorables after it (D1). The fold is per scalar in this
+/// profile (no contractions), so the scalars around a candidate fold as they
+/// would in the whole text.
+///
+/// ## Invariants
+/// - Every match contains its anchor byte, so it is found from that
+///   candidate; candidates come in ascending order and so do the starts of
+///   the matches they verify, so keeping those that start at or after the
+///   previous match's end reports exactly the whole search's leftmost,
+///   non-overlapping matches.
+/// - Work is linear: verification bytes are counted, and when they outgrow
+///   the scanned bytes (dense candidates: a common word, hostile runs of
+///   marks) the rest of the text is folded whole, in parallel, from the last
+///   match's end or a cut before the next candidate's earliest start, as
+///   ``FoldedText`` would.
+///
+/// The candidate test is a case- and UTF-8-aware variant of the
+/// rare-byte-pair prefilter of BurntSushi's memchr crate (`memmem`'s
+/// "packed pair"); "prefilter the raw bytes, fold only candidates" is the
+/// one-shot direction of the speed issue.
+package struct OneShotSearch {
+  /// The folded needle.
+  let needle: [UInt8]
+  let searcher: ByteSearcher
+  /// The kernel's description of a candidate.
+  private(set) var anchor = fssimd_anchor()
+  /// The anchor's index in `needle`, and the partner's (nil: none).
+  package private(set) var anchorIndex = 0
+  package private(set) var partnerIndex: Int?
+  /// The non-ASCII scalars whose fold contains the anchor byte, ascending.
+  private(set) var producers: [UInt32] = []
+  let table: FoldTable
+  /// Whether ``byteRanges(in:)`` chooses the anchor and partner from a
+  /// sample of the text (tests pin a choice with ``choose(anchor:partner:)``).
+  package var adaptsToText = true
+
+  /// Verification may cost this many bytes more than the bytes scanned
+  /// before the rest of the text is folded whole. (Tests lower it.)
+  package var workAllowance = 256 << 10
+
+  /// Texts shorter than this fold whole (a scan buys nothing there).
+  package static let minimumLength = 16 << 10
+
+  /// For each ASCII byte, the non-ASCII scalars of the `foundation` fold
+  /// table whose fold contains it, ascending. Built once, on first use.
+  static let asciiProducers: [[UInt32]] = {
+    var producers = [[UInt32]](repeating: [], count: 128)
+    let table = FoldTable.shared
+    for range in UnicodeData.foldCandidateRanges() {
+      for value in range where value >= 0x80 {
+        let entry = table.entry(value)
+        guard !entry.isIdentity, !entry.isIgnorable else { continue }
+        var seen = Set<UInt8>()
+        for byte in table.bytes(of: entry) where byte < 0x80 && seen.insert(byte).inserted {
+          producers[Int(byte)].append(value)
+        }
+      }
+    }
+    return producers.map { $0.sorted() }
+  }()
+
+  /// Prepares the search of `query`; nil when the query's fold has no ASCII
+  /// byte, starts with a mark, or the profile is not one this search can
+  /// verify scalar by scalar (only the `foundation` table is).
+  package init?(_ query: FoldedQuery, table: FoldTable) {
+    guard table === FoldTable.shared, table.asciiIsPlainLowercase, table.contractions.isEmpty,
+      table.impliedOptions.isEmpty, query.leadingMark == nil, !query.folded.isEmpty,
+      let first = query.folded.firstIndex(where: { $0 < 0x80 })
+    else { return nil }
+    self.needle = query.folded
+    self.searcher = ByteSearcher(needle: needle)
+    self.table = table
+    choose(anchor: first, partner: nil)
+  }
+
+  /// Anchors the search at `needle[index]`, with `needle[partner]` as the
+  /// partner.
+  ///
+  /// - Precondition: both bytes are ASCII, `partner != index` and
+  ///   `|partner − index| <= 16`.
+  package mutating func choose(anchor index: Int, partner: Int?) {
+    precondition(needle[index] < 0x80)
+    func caseBit(_ byte: UInt8) -> UInt8 { (0x61...0x7A).contains(byte) ? 0x20 : 0 }
+    let a = needle[index]
+    var anchor = fssimd_anchor()
+    anchor.anchor = a
+    anchor.anchor_or = caseBit(a)
+    if let partner {
+      precondition(needle[partner] < 0x80 && partner != index && abs(partner - index) <= 16)
+      anchor.partner = needle[partner]
+      anchor.partner_or = caseBit(needle[partner])
+      anchor.distance = Int32(partner - index)
+    }
+    let producers = Self.asciiProducers[Int(a)]
+    (anchor.lead, anchor.second) = Self.byteSets(producers)
+    self.anchor = anchor
+    self.anchorIndex = index
+    self.partnerIndex = partner
+    self.producers = producers
+  }
+
+  /// The kernel's byte sets over 0x80...0xFF (bit b − 0x80) of the first
+  /// and second UTF-8 bytes of `scalars` (all non-ASCII).
+  static func byteSets(_ scalars: [UInt32]) -> (
+    lead: (UInt64, UInt64), second: (UInt64, UInt64)
+  ) {
+    var lead: (UInt64, UInt64) = (0, 0)
+    var second: (UInt64, UInt64) = (0, 0)
+    func insert(_ byte: UInt8, into set: inout (UInt64, UInt64)) {
+      let k = Int(byte) - 0x80
+      if k < 64 { set.0 |= 1 << UInt64(k) } else { set.1 |= 1 << UInt64(k - 64) }
+    }
+    for value in scalars {
+      let utf8 = Array(String(Unicode.Scalar(value)!).utf8)
+      insert(utf8[0], into: &lead)
+      insert(utf8[1], into: &second)
+    }
+    return (lead, second)
+  }
+
+  /// Whether `byte` is in a set of ``byteSets(_:)`` (never for ASCII).
+  static func contains(_ set: (UInt64, UInt64), _ byte: UInt8) -> Bool {
+    guard byte >= 0x80 else { return false }
+    let k = Int(byte) - 0x80
+    return (k < 64 ? set.0 >> UInt64(k) : set.1 >> UInt64(k - 64)) & 1 != 0
+  }
+
+  /// Chooses the anchor and partner that a sample of `input` says give the
+  /// fewest candidates (see ``TextSample``).
+  mutating func adapt(to input: UnsafeBufferPointer<UInt8>) {
+    let sample = TextSample(input)
+    let total = Double(max(sample.bytes, 1))
+    // How often a position has an ASCII byte folding to b, and a non-ASCII
+    // scalar folding to contain it (add-one smoothing: a byte absent from
+    // the sample is rare, not impossible).
+    func ascii(_ b: UInt8) -> Double { Double(sample.ascii[Int(b)] + 1) / total }
+    // Non-ASCII reports: the sampled scalars whose first two bytes are in
+    // the kernel's sets for b (a superset of b's producers).
+    func produced(_ b: UInt8) -> Double {
+      let sets = Self.byteSets(Self.asciiProducers[Int(b)])
+      var reports = 0
+      for (scalar, count) in sample.scalars {
+        let utf8 = Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+        if Self.contains(sets.lead, utf8[0]) && Self.contains(sets.second, utf8[1]) {
+          reports += count
+        }
+      }
+      return Double(reports) / total
+    }
+    // The chance that a window of w bytes beside an ASCII position holds a
+    // byte >= 0x80 (non-ASCII scalars taken as independent, one lead each).
+    let lead = Double(sample.leads) / total
+    func window(_ w: Int) -> Double { 1 - pow1m(lead, w + 1) }
+    let positions = needle.indices.prefix(4096).filter { needle[$0] < 0x80 }
+    var best = (rate: Double.infinity, anchor: positions[0], partner: Int?.none)
+    var producedRate: [UInt8: Double] = [:]
+    for i in positions.prefix(64) {
+      let b = needle[i]
+      let own = ascii(b)
+      let extra = producedRate[b] ?? produced(b)
+      producedRate[b] = extra
+      if own + extra < best.rate { best = (own + extra, i, nil) }
+      for j in positions where j != i && abs(j - i) <= 16 {
+        let rate = own * min(1, ascii(needle[j]) + window(abs(j - i))) + extra
+        if rate < best.rate { best = (rate, i, j) }
+      }
+    }
+    choose(anchor: best.anchor, partner: best.partner)
+  }
+
+  /// (1 − x)^n for 0 <= x <= 1.
+  private func pow1m(_ x: Double, _ n: Int) -> Double {
+    var result = 1.0
+    for _ in 0..<n { result *= 1 - x }
+    return result
+  }
+
+  /// The original ranges of every match in `input`, exactly as
+  /// `FoldedText(utf8: input).byteRanges(of:)` with this query would give.
+  ///
+  /// - Precondition: `input` is well-formed UTF-8 (a `String`'s bytes).
+  /// - Complexity: O(n) for n input bytes: a vector scan, plus verifying
+  ///   candidates (at most about n bytes of work before the rest is folded
+  ///   whole).
+  package func byteRanges(in input: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var statistics = Statistics()
+    return byteRanges(in: input, statistics: &statistics)
+  }
+
+  /// What one scan did, for benchmarks and tests.
+  package struct Statistics: Sendable, Equatable {
+    /// Candidates the kernel reported, and those verified (non-ASCII ones
+    /// that fold to the anchor, and every ASCII one).
+    package var reported = 0
+    package var verified = 0
+    /// Bytes walked and compared while verifying, plus
+    /// ``Scan/candidateCost`` for each candidate verified.
+    package var work = 0
+    /// Where the whole fold took over (candidates were dense), if it did.
+    package var wholeFoldFrom: Int?
+    /// The needle indices of the anchor and the partner chosen.
+    package var anchorIndex = 0
+    package var partnerIndex: Int?
+
+    package init() {}
+  }
+
+  /// ``byteRanges(in:)``, recording what the scan did in `statistics`.
+  package func byteRanges(
+    in input: UnsafeBufferPointer<UInt8>, statistics: inout Statistics
+  ) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var search = self
+    if adaptsToText { search.adapt(to: input) }
+    var scan = Scan(search: search, input: input)
+    scan.statistics.anchorIndex = search.anchorIndex
+    scan.statistics.partnerIndex = search.partnerIndex
+    defer { statistics = scan.statistics }
+    let n = input.count
+    let level = fssimd_best_level()
+    let capacity = 1024
+    let positions = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+    defer { positions.deallocate() }
+    var start = 0
+    withUnsafePointer(to: search.anchor) { anchor in
+      scanning: while start < n {
+        var next: Int64 = 0
+        let count = fssimd_oneshot_collect(
+          level, input.baseAddress, Int64(n), Int64(start), anchor, positions, Int64(capacity),
+          &next)
+        scan.statistics.reported += Int(count)
+        for k in 0..<Int(count) {
+          let p = Int(positions[k])
+          if input[p] >= 0x80 && !search.isProducer(at: p, in: input) { continue }
+          scan.statistics.verified += 1
+          if !scan.verify(candidate: p, into: &result) { break scanning }
+        }
+        start = Int(next)
+      }
+    }
+    return result
+  }
+
+  /// Whether the scalar starting at `p` folds to something containing the
+  /// anchor byte.
+  private func isProducer(at p: Int, in input: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let value = WordBoundary.scalar(at: p, in: input) else { return false }
+    var low = 0
+    var high = producers.count
+    while low < high {
+      let mid = (low + high) / 2
+      if producers[mid] < value { low = mid + 1 } else { high = mid }
+    }
+    return low < producers.count && producers[low] == value
+  }
+}
+
+extension OneShotSearch {
+  /// The verification state of one scan.
+  struct Scan {
+    /// What taking a candidate costs, in bytes of work (bytes of the whole
+    /// fold that take as long as the kernel's report and the candidate's
+    /// decoding).
+    static let candidateCost = 16
+    let search: OneShotSearch
+    let input: UnsafeBufferPointer<UInt8>
+    let ascii: UnsafeMutableBufferPointer<UInt8>
+    /// The end of the last match (after its ignorables): the next match
+    /// starts at or after it.
+    var lastEnd = 0
+    var statistics = Statistics()
+
+    init(search: OneShotSearch, input: UnsafeBufferPointer<UInt8>) {
+      self.search = search
+      self.input = input
+      self.ascii = search.table.asciiFold
+    }
+
+    /// The fold entry and UTF-8 width of the scalar starting at `i`.
+    ///
+    /// - Precondition: `i` starts a non-ASCII scalar of well-formed UTF-8.
+    @inline(__always)
+    func decode(_ i: Int) -> (entry: FoldTable.Entry, width: Int) {
+      let b0 = input[i]
+      let width = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : 2
+      var value = UInt32(b0) & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
+      for j in 1..<width { value = value << 6 | UInt32(input[i + j] & 0x3F) }
+      return (search.table.entry(value), width)
+    }
+
+    /// The folded length of the scalar starting at `i`.
+    @inline(__always)
+    func foldedLength(_ i: Int) -> Int {
+      if input[i] < 0x80 { return 1 }
+      let (entry, width) = decode(i)
+      return entry.isIgnorable ? 0 : entry.isIdentity ? width : entry.length
+    }
+
+    /// The start of the scalar before the one at `i`.
+    @inline(__always)
+    func scalarStart(before i: Int) -> Int {
+      var j = i - 1
+      while input[j] & 0xC0 == 0x80 { j -= 1 }
+      return j
+    }
+
+    /// Where a match must start so that `before` folded bytes precede the
+    /// scalar at `p`: the start of the scalar that brings the count to
+    /// exactly `before`, walking back no further than `floor`; nil when no
+    /// scalar boundary has exactly that many (the start would split a fold)
+    /// or the walk reaches `floor` first.
+    mutating func start(before: Int, scalarAt p: Int, floor: Int) -> Int? {
+      var s = p
+      var behind = 0
+      while behind < before {
+        guard s > floor else { return nil }
+        s = scalarStart(before: s)
+        behind += foldedLength(s)
+        statistics.work += 1
+      }
+      return behind == before ? s : nil
+    }
+
+    /// Whether the needle matches from the non-ignorable scalar at `s`: the
+    /// match's end, after the ignorables that follow it, or nil.
+    mutating func match(from s: Int) -> Int? {
+      let needle = search.needle
+      let m = needle.count
+      let n = input.count
+      var i = s
+      var j = 0
+      defer { statistics.work += i - s }
+      while j < m {
+        guard i < n else { return nil }
+        let b0 = input[i]
+        if b0 < 0x80 {
+          guard ascii[Int(b0)] == needle[j] else { return nil }
+          i += 1
+          j += 1
+          continue
+        }
+        let (entry, width) = decode(i)
+        if entry.isIgnorable {
+          i += width
+          continue
+        }
+        if entry.isIdentity {
+          guard j + width <= m else { return nil }
+          for k in 0..<width where input[i + k] != needle[j + k] { return nil }
+          j += width
+        } else {
+          let folded = search.table.bytes(of: entry)
+          guard j + folded.count <= m else { return nil }
+          for k in 0..<folded.count where folded[k] != needle[j + k] { return nil }
+          j += folded.count
+        }
+        i += width
+      }
+      // The end takes in the ignorables after it.
+      while i < n && input[i] >= 0x80 {
+        let (entry, width) = decode(i)
+        guard entry.isIgnorable else { break }
+        i += width
+      }
+      return i
+    }
+
+    /// Verifies the candidate scalar at `p` (candidates come in ascending
+    /// order) and records its match. Returns false when the rest of the
+    /// text has been searched whole (verification outgrew the scan), so the
+    /// scan can stop.
+    mutating func verify(candidate p: Int, into result: inout [Range<Int>]) -> Bool {
+      statistics.work += Self.candidateCost
+      if statistics.work > p + search.workAllowance {
+        foldRest(before: p, into: &result)
+        return false
+      }
+      let k = search.anchorIndex
+      let b0 = input[p]
+      if b0 < 0x80 {
+        if let s = start(before: k, scalarAt: p, floor: lastEnd), s >= lastEnd,
+          let end = match(from: s)
+        {
+          result.append(s..<end)
+          lastEnd = end
+        }
+        return true
+      }
+      // A non-ASCII producer: the anchor byte may occur several times in
+      // its fold (ß → ss, ﬃ → ffi); a later occurrence starts a later match.
+      let (entry, _) = decode(p)
+      let folded = search.table.bytes(of: entry)
+      for t in 0..<min(folded.count, k + 1) where folded[t] == search.anchor.anchor {
+        guard let s = start(before: k - t, scalarAt: p, floor: lastEnd), s >= lastEnd,
+          let end = match(from: s)
+        else { continue }
+        result.append(s..<end)
+        lastEnd = end
+      }
+      return true
+    }
+
+    /// Folds the text from the earliest place a match not yet reported may
+    /// start, before the candidate at `p`, whole (on all cores when large),
+    /// and searches it: the fallback for dense candidates.
+    mutating func foldRest(before p: Int, into result: inout [Range<Int>]) {
+      // A match through this or a later candidate starts at most
+      // `anchorIndex` folded bytes before `p`, at a non-ignorable scalar.
+      var cut = p
+      var behind = 0
+      while behind < search.anchorIndex && cut > lastEnd {
+        cut = scalarStart(before: cut)
+        behind += foldedLength(cut)
+      }
+      cut = max(cut, lastEnd)
+      statistics.wholeFoldFrom = cut
+      let rest = UnsafeBufferPointer(rebasing: input[cut...])
+      let folding = FoldedText.fold(rest, parallelism: .automatic, table: search.table)
+      guard folding.folded.count >= search.needle.count else { return }
+      let searcher = search.searcher
+      folding.folded.withUnsafeBufferPointer { haystack in
+        folding.map.withView { view in
+          FoldedText.scalarAlignedOccurrences(
+            of: searcher, in: haystack, map: view, overlapping: false
+          ) { result.append($0.lowerBound + cut..<$0.upperBound + cut) }
+        }
+      }
+    }
+  }
+}
+
+/// Byte statistics of a sample of a text, for choosing a one-shot search's
+/// anchor: the whole text when short, else four 16 KiB stretches spread
+/// over it (each moved to a scalar start).
+struct TextSample {
+  /// Positions whose ASCII byte folds to b (both cases under the lower).
+  var ascii = [Int](repeating: 0, count: 128)
+  /// Non-ASCII scalars' starts, and how often each scalar occurs.
+  var leads = 0
+  var scalars: [UInt32: Int] = [:]
+  /// The bytes sampled.
+  var bytes = 0
+
+  static let stretch = 16 << 10
+
+  init(_ input: UnsafeBufferPointer<UInt8>) {
+    let n = input.count
+    let starts = n <= 4 * Self.stretch ? [0] : (0..<4).map { $0 * (n / 4) }
+    for var i in starts {
+      while i < n && input[i] & 0xC0 == 0x80 { i += 1 }
+      let end = n <= 4 * Self.stretch ? n : min(n, i + Self.stretch)
+      bytes += end - i
+      while i < end {
+        let b = input[i]
+        if b < 0x80 {
+          ascii[Int(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)] += 1
+          i += 1
+          continue
+        }
+        leads += 1
+        guard let value = WordBoundary.scalar(at: i, in: input) else { break }
+        scalars[value, default: 0] += 1
+        i += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+      }
+    }
+  }
+
+  func count(of scalar: UInt32) -> Int { scalars[scalar] ?? 0 }
+}

@@ -1,0 +1,212 @@
+// The one-shot candidate search (`OneShotSearch`, behind
+// `StringProtocol.foldedByteRanges(of:)`) against the whole fold it stands
+// in for: for every text and query, the same ranges as
+// `FoldedText(text).byteRanges(of:)`. Texts are the differential generator's
+// hostile ones (marks, expansions, Hangul, emoji, Kelvin signs …), alone and
+// strung together with filler so that candidates sit next to each other,
+// far apart, inside runs of marks, and so that the whole-fold fallback takes
+// over at every kind of place.
+
+import FoldSearch
+import Testing
+import _FoldSearchTestSupport
+
+@Suite("One-shot search")
+struct OneShotSearchTests {
+  /// The candidate search of `query` in `text` with the given allowance of
+  /// verification work, or nil when it declines the query.
+  static func oneShot(
+    _ query: String, in text: String, allowance: Int = 256 << 10,
+    choice: (anchor: Int, partner: Int?)? = nil
+  ) -> [Range<Int>]? {
+    guard let prepared = FoldedQuery(query, table: .shared),
+      var search = OneShotSearch(prepared, table: .shared)
+    else { return nil }
+    search.workAllowance = allowance
+    if let choice {
+      search.choose(anchor: choice.anchor, partner: choice.partner)
+      search.adaptsToText = false
+    }
+    var text = text
+    text.makeContiguousUTF8()
+    return text.utf8.withContiguousStorageIfAvailable { search.byteRanges(in: $0) }!
+  }
+
+  /// A random anchor (any ASCII byte of the folded query) and partner (any
+  /// other within 16 bytes, or none), or nil when the search declines.
+  static func randomChoice(_ query: String, using rng: inout SplitMix64) -> (
+    anchor: Int, partner: Int?
+  )? {
+    guard let needle = FoldedQuery(query, table: .shared)?.folded else { return nil }
+    let ascii = needle.indices.filter { needle[$0] < 0x80 }
+    guard let anchor = ascii.randomElement(using: &rng) else { return nil }
+    let partners = ascii.filter { $0 != anchor && abs($0 - anchor) <= 16 }
+    return (anchor, Bool.random(using: &rng) ? partners.randomElement(using: &rng) : nil)
+  }
+
+  static func whole(_ query: String, in text: String) -> [Range<Int>] {
+    FoldedText(text).byteRanges(of: query)
+  }
+
+  @Test(
+    "Known cases: every way a scalar can produce the anchor",
+    arguments: [
+      ("Crème brûlée, CRÈME", "creme"),
+      ("c\u{301}a\u{301}f\u{301}e\u{301} cafe\u{301}\u{302}\u{303}!", "cafe"),
+      ("\u{212A}ILO kilo Kilo", "kilo"),  // KELVIN SIGN folds to k
+      ("STRAẞE Straße strasse", "strasse"),  // ß and ẞ hold two anchors each
+      ("ﬁnal ﬃ ffi", "ffi"),  // ligatures
+      (
+        "x\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}zebra",
+        "xzebra"
+      ),
+      ("ZEBRA\u{308}\u{308} zébra", "zebra"),
+      ("Ǆ ǅ ǆ dž", "dz\u{30C}"),  // one scalar folds to two letters and a mark
+      ("한국어 ha 하", "ha"),
+      ("aaaa", "aa"),
+      ("le café", "é"),
+      ("AB", "abc"),  // the needle outruns the text
+    ])
+  func knownCases(text: String, query: String) {
+    let expected = Self.whole(query, in: text)
+    #expect(Self.oneShot(query, in: text) == expected, "\(text) / \(query)")
+    #expect(Self.oneShot(query, in: text, allowance: 0) == expected)
+  }
+
+  @Test("Queries it declines fall back to the whole fold")
+  func declined() {
+    #expect(Self.oneShot("документ", in: "документ") == nil)  // no ASCII byte
+    #expect(Self.oneShot("\u{301}e", in: "e\u{301}e") == nil)  // leading mark
+    #expect(Self.oneShot("   ", in: "a b") == nil)
+    let collation = FoldProfile.collation.table
+    #expect(
+      FoldedQuery("lodz", table: collation).flatMap { OneShotSearch($0, table: collation) } == nil)
+    // The public entry point agrees either way.
+    let long = String(repeating: "Документ, документ. ", count: 2_000)
+    #expect(long.foldedByteRanges(of: "ДОКУМЕНТ") == Self.whole("ДОКУМЕНТ", in: long))
+  }
+
+  @Test("The public entry point, above and below its length threshold")
+  func publicEntryPoint() {
+    let short = "Crème brûlée, CRÈME"
+    #expect(short.foldedByteRanges(of: "creme") == [0..<6, 17..<23])
+    let long = String(repeating: "Le CAFÉ, un café. ", count: 5_000)
+    let ranges = long.foldedByteRanges(of: "cafe")
+    #expect(ranges.count == 10_000)
+    #expect(ranges == Self.whole("cafe", in: long))
+    #expect(long.foldedRanges(of: "cafe").count == 10_000)
+    let sub = long.dropFirst(3)
+    #expect(sub.foldedRanges(of: "cafe").first.map { String(sub[$0]) } == "CAFÉ")
+  }
+
+  @Test("Generated cases, one at a time", arguments: [1, 2, 3] as [UInt64])
+  func generatedCases(seed: UInt64) {
+    let generator = DifferentialGenerator(seed: seed)
+    var compared = 0
+    var matched = 0
+    var rng = SplitMix64(seed: seed)
+    for iteration in 0..<3_000 {
+      let c = generator.makeCase(at: iteration)
+      let pinned = iteration % 2 == 0
+      guard
+        let oneShot = Self.oneShot(
+          c.query, in: c.text, allowance: Int(iteration % 5) * 4,
+          choice: pinned ? Self.randomChoice(c.query, using: &rng) : nil)
+      else {
+        continue
+      }
+      let expected = Self.whole(c.query, in: c.text)
+      #expect(oneShot == expected, "seed \(seed) iteration \(iteration): \(c)")
+      if oneShot != expected { return }
+      compared += 1
+      if !expected.isEmpty { matched += 1 }
+    }
+    // Most generated queries have an ASCII byte and most of those match.
+    #expect(
+      compared > 1_000 && matched > 500, "seed \(seed): \(compared) compared, \(matched) matched")
+  }
+
+  @Test("Generated texts strung together with filler", arguments: [11, 12, 13, 14] as [UInt64])
+  func concatenatedCases(seed: UInt64) {
+    let generator = DifferentialGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed)
+    let fillers = ["", " ", "the quick brown fox ", "ZEBRA ", "é", "\u{301}", "\n"]
+    var compared = 0
+    defer { #expect(compared > 150, "seed \(seed): \(compared) compared") }
+    for round in 0..<60 {
+      let cases = (0..<40).map { generator.makeCase(at: round * 40 + $0) }
+      var text = ""
+      for c in cases {
+        text += c.text
+        let filler = fillers.randomElement(using: &rng)!
+        text += String(repeating: filler, count: Int.random(in: 0...40, using: &rng))
+      }
+      let allowance = [0, 64, 1024, 1 << 20].randomElement(using: &rng)!
+      for c in cases.prefix(8) {
+        guard
+          let oneShot = Self.oneShot(
+            c.query, in: text, allowance: allowance,
+            choice: c.iteration % 3 == 0 ? Self.randomChoice(c.query, using: &rng) : nil)
+        else { continue }
+        compared += 1
+        let expected = Self.whole(c.query, in: text)
+        #expect(
+          oneShot == expected,
+          "seed \(seed) round \(round) allowance \(allowance): query \(c.query.unicodeScalars.map { String($0.value, radix: 16) })"
+        )
+        if oneShot != expected { return }
+      }
+    }
+  }
+
+  /// The statistics of the candidate search of `query` in `text`.
+  static func statistics(_ query: String, in text: String, allowance: Int)
+    -> OneShotSearch.Statistics
+  {
+    var search = OneShotSearch(FoldedQuery(query, table: .shared)!, table: .shared)!
+    search.workAllowance = allowance
+    var statistics = OneShotSearch.Statistics()
+    var text = text
+    text.makeContiguousUTF8()
+    _ = text.utf8.withContiguousStorageIfAvailable {
+      search.byteRanges(in: $0, statistics: &statistics)
+    }
+    return statistics
+  }
+
+  @Test("Dense candidates switch to the whole fold mid-text")
+  func denseFallback() {
+    var text = String(repeating: "Zebra, zèbre; ", count: 300)
+    text += String(repeating: "e\u{301}e ", count: 3_000)
+    text += "zebra ZÈBRE"
+    for query in ["e", "zebre", "e e", "ee"] {
+      let expected = Self.whole(query, in: text)
+      #expect(Self.oneShot(query, in: text, allowance: 512) == expected, "\(query)")
+      #expect(Self.oneShot(query, in: text) == expected, "\(query)")
+    }
+    // "e" is everywhere: the whole fold takes over, after the "Zebra" part.
+    let dense = Self.statistics("e", in: text, allowance: 512)
+    #expect(dense.wholeFoldFrom.map { $0 > 0 && $0 < text.utf8.count } == true, "\(dense)")
+    // Among lorem ipsum "zebre" is rare: one candidate per word, no whole fold.
+    let sparse = String(
+      repeating: "Zèbre " + String(repeating: "lorem ipsum ", count: 10), count: 300)
+    let rare = Self.statistics("zebre", in: sparse, allowance: 512)
+    #expect(rare.wholeFoldFrom == nil && rare.verified == 300, "\(rare)")
+    #expect(Self.oneShot("zebre", in: sparse, allowance: 512)?.count == 300)
+  }
+
+  @Test("Hostile runs of marks keep the work linear")
+  func marksBetweenAnchors() {
+    // Every "a" is a candidate and each walk back crosses 300 marks: the
+    // work allowance runs out and the whole fold takes over.
+    let unit = "a" + String(repeating: "\u{301}", count: 300)
+    let text = String(repeating: unit, count: 400)
+    let query = String(repeating: "a", count: 40)
+    let expected = Self.whole(query, in: text)
+    #expect(expected.count == 10)
+    #expect(Self.oneShot(query, in: text) == expected)
+    let statistics = Self.statistics(query, in: text, allowance: 4096)
+    #expect(
+      statistics.wholeFoldFrom != nil && statistics.work < 3 * text.utf8.count, "\(statistics)")
+  }
+}

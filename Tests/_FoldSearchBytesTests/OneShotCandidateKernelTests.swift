@@ -1,0 +1,277 @@
+import Testing
+import _FoldSearchSIMD
+
+/// `fssimd_oneshot_collect`, the one-shot search's candidate scan, at
+/// every instruction-set level this CPU has: called again and again from a
+/// start, it reports exactly the positions that a brute-force reading of
+/// the header's conditions (A) and (B) finds, each call obeys its contract
+/// (positions increasing, in [start, next), progress on every call, the end
+/// reached only at n), and it reads only
+/// `haystack[0 ..< n]` (the buffers around the haystack hold bytes that
+/// would change the result if read, or end exactly at its ends, where
+/// AddressSanitizer catches any read outside).
+///
+/// A random case is built from its seed alone (`randomCase(seed:)`), and
+/// every failure message names it, so one case replays on its own.
+@Suite("One-shot candidate kernel")
+struct OneShotCandidateKernelTests {
+  static var levels: [Int32] { Array(0...fssimd_best_level()) }
+
+  /// The anchor description in Swift terms; `c` is the C struct.
+  struct Anchor: CustomStringConvertible {
+    var anchor: UInt8
+    var partner: UInt8
+    var distance: Int
+    var lead: Set<UInt8>
+    var second: Set<UInt8>
+
+    var anchorOr: UInt8 { (0x61...0x7A).contains(anchor) ? 0x20 : 0 }
+    var partnerOr: UInt8 { (0x61...0x7A).contains(partner) ? 0x20 : 0 }
+
+    var c: fssimd_anchor {
+      fssimd_anchor(
+        anchor: anchor, anchor_or: anchorOr, partner: partner, partner_or: partnerOr,
+        distance: Int32(distance), lead: Self.bits(lead), second: Self.bits(second))
+    }
+
+    static func bits(_ set: Set<UInt8>) -> (UInt64, UInt64) {
+      var words: (UInt64, UInt64) = (0, 0)
+      for b in set where b >= 0x80 {
+        let k = Int(b) - 0x80
+        if k < 64 { words.0 |= 1 << UInt64(k) } else { words.1 |= 1 << UInt64(k - 64) }
+      }
+      return words
+    }
+
+    var description: String {
+      func hex(_ s: Set<UInt8>) -> String {
+        s.sorted().map { String($0, radix: 16) }.joined(separator: ",")
+      }
+      return "anchor \(anchor) partner \(partner) distance \(distance)"
+        + " lead [\(hex(lead))] second [\(hex(second))]"
+    }
+  }
+
+  /// The header's conditions, position by position.
+  static func bruteForce(_ h: [UInt8], from start: Int, _ a: Anchor) -> [Int] {
+    let n = h.count
+    guard start < n else { return [] }
+    var out: [Int] = []
+    for p in start..<n {
+      let b = h[p]
+      var candidate = false
+      if b < 0x80 && b | a.anchorOr == a.anchor {
+        let d = a.distance
+        if d == 0 {
+          candidate = true
+        } else {
+          let q = p + d
+          let window = d > 0 ? (p + 1)...q : q...(p - 1)
+          let clipped = window.clamped(to: 0...(n - 1))
+          if window.overlaps(0...(n - 1)) && h[clipped].contains(where: { $0 >= 0x80 }) {
+            candidate = true
+          }
+          if 0 <= q && q < n && h[q] | a.partnerOr == a.partner { candidate = true }
+        }
+      }
+      if b >= 0x80 && a.lead.contains(b) && p + 1 < n && h[p + 1] >= 0x80
+        && a.second.contains(h[p + 1])
+      {
+        candidate = true
+      }
+      if candidate { out.append(p) }
+    }
+    return out
+  }
+
+  /// The positions the kernel reports from `start`, calling it with
+  /// `capacity` slots until it reaches the end, as a caller does, with every
+  /// contract violation described.
+  static func scan(
+    level: Int32, _ h: UnsafePointer<UInt8>?, _ n: Int, from start: Int, _ a: Anchor,
+    capacity: Int = 64
+  ) -> (positions: [Int], problems: [String]) {
+    var anchor = a.c
+    var positions: [Int] = []
+    var problems: [String] = []
+    var out = [Int64](repeating: -1, count: capacity)
+    var s = start
+    for _ in 0...(n + 2) {
+      var next: Int64 = -1
+      let count = Int(
+        fssimd_oneshot_collect(level, h, Int64(n), Int64(s), &anchor, &out, Int64(capacity), &next))
+      if count < 0 || count > capacity { problems.append("count \(count) of \(capacity)") }
+      for k in 0..<min(max(count, 0), capacity) {
+        let p = Int(out[k])
+        if p < s || p >= Int(next) || p >= n || (k > 0 && p <= Int(out[k - 1])) {
+          problems.append("position \(p) outside [\(s), \(next)) or n \(n), or not increasing")
+        }
+        positions.append(p)
+      }
+      if next >= n || (s > n && next == s) { return (positions, problems) }
+      if next <= s {
+        problems.append("call from \(s) stopped at \(next) before the end \(n)")
+        return (positions, problems)
+      }
+      s = Int(next)
+    }
+    problems.append("no end after \(n + 2) calls")
+    return (positions, problems)
+  }
+
+  /// Runs `body` on a copy of `bytes` at `offset` in a buffer of `offset +
+  /// n + tail` bytes (nil when empty, unshifted and without a tail). The
+  /// bytes around the haystack would make candidates if read: 0xC5 before
+  /// it (a non-ASCII byte in windows reaching back) and 0xBE after it (a
+  /// second byte, and a non-ASCII byte in windows reaching forward).
+  static func withHaystack<R>(
+    _ bytes: [UInt8], offset: Int, tail: Int, _ body: (UnsafePointer<UInt8>?) -> R
+  ) -> R {
+    if bytes.isEmpty && offset == 0 && tail == 0 { return body(nil) }
+    let n = bytes.count
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: offset + n + tail)
+    defer { buffer.deallocate() }
+    _ = buffer.initialize(from: repeatElement(0xC5, count: offset))
+    _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + n]).initialize(from: bytes)
+    _ = UnsafeMutableBufferPointer(rebasing: buffer[(offset + n)...])
+      .initialize(from: repeatElement(0xBE, count: tail))
+    return body(UnsafePointer(buffer.baseAddress! + offset))
+  }
+
+  /// Checks every level against the brute force; returns the brute force's
+  /// positions.
+  @discardableResult
+  static func check(
+    _ h: [UInt8], offset: Int = 0, tail: Int = 0, from start: Int = 0, _ a: Anchor,
+    _ label: String
+  ) -> [Int] {
+    let expected = bruteForce(h, from: start, a)
+    withHaystack(h, offset: offset, tail: tail) { p in
+      for level in levels {
+        // The least room a call takes, and more (several blocks a call).
+        for capacity in [64, 64 + h.count % 131] {
+          let (got, problems) = scan(level: level, p, h.count, from: start, a, capacity: capacity)
+          let context =
+            "\(label) level \(level) n \(h.count) offset \(offset) tail \(tail) start \(start) capacity \(capacity) \(a)"
+          #expect(problems.isEmpty, "\(context): \(problems)")
+          #expect(got == expected, "\(context)")
+        }
+      }
+    }
+    return expected
+  }
+
+  static let highBytes: [UInt8] = [0xC3, 0xC5, 0xE2, 0x84, 0xA9, 0xBE]
+  static let asciiAnchors = Array("zqeuxk-0 ".utf8)
+
+  /// A random haystack, anchor and start, all from `seed`; checked.
+  static func randomCase(seed: UInt64, lengths: ClosedRange<Int> = 0...300) {
+    var rng = SplitMix64(seed: seed)
+    func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+    func chance(_ perMille: UInt64) -> Bool { rng.next() % 1000 < perMille }
+    func someSet(_ favourites: [UInt8]) -> Set<UInt8> {
+      switch rng.next() % 5 {
+      case 0: return []
+      case 1: return Set(0x80...0xFF)
+      case 2: return Set((0x80...0xFF).filter { _ in chance(300) })
+      default: return Set(favourites.filter { _ in chance(600) } + [UInt8(0x80 + rng.next() % 128)])
+      }
+    }
+    let a = Anchor(
+      anchor: pick(asciiAnchors), partner: pick(asciiAnchors),
+      distance: chance(200) ? 0 : Int(rng.next() % 33) - 16,
+      lead: someSet([0xC3, 0xC5, 0xE2]), second: someSet([0x84, 0xA9, 0xBE]))
+    let n = lengths.lowerBound + Int(rng.next() % UInt64(lengths.count))
+    // Per mille of anchor bytes, partner bytes and non-ASCII bytes: dense
+    // cases exercise every condition, sparse ones the vector loop's skip.
+    let (anchors, partners, highs) = pick([(150, 150, 200), (20, 40, 30), (2, 5, 3), (0, 0, 0)])
+    let upper = { (b: UInt8) in (0x61...0x7A).contains(b) ? b - 0x20 : b }
+    let h: [UInt8] = (0..<n).map { _ in
+      let r = Int(rng.next() % 1000)
+      if r < anchors { return chance(500) ? a.anchor : upper(a.anchor) }
+      if r < anchors + partners { return chance(500) ? a.partner : upper(a.partner) }
+      if r < anchors + partners + highs {
+        return chance(700) ? pick(highBytes) : UInt8(0x80 + rng.next() % 128)
+      }
+      return UInt8(rng.next() % 128)
+    }
+    // Unshifted or at 1...31 bytes into the buffer; ending at the buffer's
+    // end (for AddressSanitizer) or before 64 bytes that change the
+    // result if read.
+    let offset = chance(500) ? 0 : Int(1 + rng.next() % 31)
+    let tail = chance(500) ? 0 : 64
+    let start =
+      chance(300) ? 0 : Int(rng.next() % UInt64(chance(300) ? min(n + 3, 20) : n + 3))
+    check(h, offset: offset, tail: tail, from: start, a, "seed \(seed)")
+  }
+
+  @Test func randomShortHaystacksMatchTheBruteForce() {
+    var rng = SplitMix64(seed: 0x0E5_407)
+    for _ in 0..<1500 { Self.randomCase(seed: rng.next()) }
+  }
+
+  @Test func randomLongHaystacksMatchTheBruteForce() {
+    var rng = SplitMix64(seed: 0x0E5_4096)
+    for _ in 0..<8 { Self.randomCase(seed: rng.next(), lengths: 4096...4096) }
+  }
+
+  /// Every start of a few haystacks, so every alignment of the vector
+  /// blocks against the candidates and both ends, padded and unpadded. In
+  /// the ASCII ones no 'z' is a candidate unless a byte outside the
+  /// haystack is read (the padding is non-ASCII, and 0xC5 0xBE a lead and
+  /// second pair).
+  @Test func everyStartOfAFewHaystacks() {
+    var rng = SplitMix64(seed: 0x57A27)
+    func random(_ alphabet: [UInt8], _ n: Int) -> [UInt8] {
+      (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+    }
+    let mixed = random(Array("zZuUabababababab".utf8) + [0xC5, 0xBE], 200)
+    let ascii = random(Array("zZ".utf8), 150)
+    for (name, h) in [("mixed", mixed), ("ascii", ascii), ("ascii+C5", ascii + [0xC5])] {
+      for d in [-16, -3, 0, 1, 16] {
+        let a = Anchor(anchor: 0x7A, partner: 0x75, distance: d, lead: [0xC5], second: [0xBE])
+        for start in 0...h.count + 1 {
+          Self.check(h, from: start, a, "\(name) d \(d)")
+          Self.check(h, offset: 1, tail: 64, from: start, a, "\(name) d \(d)")
+        }
+      }
+    }
+  }
+
+  @Test func knownCases() {
+    let none = Set<UInt8>()
+    let zu = Anchor(anchor: 0x7A, partner: 0x75, distance: 1, lead: none, second: none)
+    #expect(Self.check(Array("xZu".utf8), zu, "xZu") == [1])
+    #expect(Self.check(Array("xZa".utf8), zu, "xZa") == [])
+    // A byte >= 0x80 in the window (0, 2] makes 'z' a candidate.
+    var zu2 = zu
+    zu2.distance = 2
+    #expect(Self.check(Array("z\u{e9}x".utf8), zu2, "z e-acute x") == [0])
+    // The window is clipped to the haystack: nothing after a final 'z'.
+    #expect(Self.check(Array("abz".utf8), zu2, "final z") == [])
+    // A partner before the anchor.
+    var uz = zu
+    uz.distance = -2
+    #expect(Self.check(Array("uxZ".utf8), uz, "uxZ") == [2])
+    #expect(Self.check(Array("Uxz".utf8), uz, "Uxz") == [2])
+    #expect(Self.check(Array("uZx".utf8), uz, "uZx") == [])
+    // (B): "ž" is C5 BE.
+    let zCaron = Anchor(anchor: 0x7A, partner: 0x75, distance: 1, lead: [0xC5], second: [0xBE])
+    #expect(Self.check(Array("a\u{17e}b".utf8), zCaron, "a z-caron b") == [1])
+    #expect(Self.check([0x61, 0xC5], zCaron, "lone C5 at the end") == [])
+    #expect(Self.check([0xC5, 0xBF], zCaron, "C5 BF") == [])
+    // The same inside blocks the vector loop takes, and its skip of
+    // blocks with nothing.
+    var long = [UInt8](repeating: 0x61, count: 1000)
+    long[150] = 0x5A  // Z, partner U two after
+    long[152] = 0x55
+    long[300] = 0x7A  // z, neither
+    long[700] = 0xC5  // ž
+    long[701] = 0xBE
+    long[900] = 0x7A  // z, a non-ASCII byte two after
+    long[902] = 0xE2
+    var zCaron2 = zCaron
+    zCaron2.distance = 2
+    #expect(Self.check(long, offset: 3, zCaron2, "long") == [150, 700, 900])
+  }
+}
