@@ -79,3 +79,18 @@ extension FoldedText {
     return FoldedText(text, table: table).byteRanges(of: query)
   }
 }
+
+extension FoldedText {
+  /// The one-shot search of a prepared query over well-formed UTF-8 that is
+  /// not in a `String` (a file's chunk, say), or nil when ``OneShotSearch``
+  /// cannot plan the query (fold the bytes whole then).
+  ///
+  /// - Precondition: `bytes` is well-formed UTF-8. Nothing is checked: the
+  ///   verification decodes scalars around candidates without bounds tests,
+  ///   so the caller must validate first.
+  package static func oneShotByteRanges(
+    of query: FoldedQuery, inValidUTF8 bytes: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared
+  ) -> [Range<Int>]? {
+    OneShotSearch(query, table: table)?.byteRanges(in: bytes)
+  }
+}
