@@ -26,6 +26,9 @@ import FoldSearch
 ///    the forward cursor agrees with the binary-search lookup.
 /// 8. A well-formed query that is not blank finds itself: a text that *is*
 ///    the query has a match starting at byte 0.
+/// 9. On well-formed text under the foundation profile, the one-shot
+///    candidate search (`OneShotSearch`) gives the same ranges as the whole
+///    fold, with its own anchor and with one pinned by the input.
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -97,6 +100,31 @@ enum FoldedTextHarness {
         .byteRanges(of: query)
       require(
         fromString == ranges, "String input gives \(fromString), bytes \(ranges)", bytes, query)
+    }
+
+    // 9: the one-shot candidate search (foundation profile, well-formed
+    // text) gives the same ranges, with the anchor it chooses and with one
+    // pinned from the input's length, with and without a work allowance.
+    if boundaries.isWellFormed, text.table === FoldTable.shared,
+      let prepared = FoldedQuery(query, table: .shared),
+      var search = OneShotSearch(prepared, table: .shared)
+    {
+      let chosen = bytes.withUnsafeBufferPointer { search.byteRanges(in: $0) }
+      require(chosen == ranges, "one-shot gives \(chosen), FoldedText \(ranges)", bytes, query)
+      let needle = prepared.folded
+      let ascii = needle.indices.filter { needle[$0] < 0x80 }
+      let anchor = ascii[bytes.count % ascii.count]
+      let partners = ascii.filter { $0 != anchor && abs($0 - anchor) <= 16 }
+      let partner =
+        partners.isEmpty || bytes.count & 4 != 0 ? nil : partners[bytes.count % partners.count]
+      search.choose(anchor: anchor, partner: partner)
+      search.adaptsToText = false
+      search.workAllowance = bytes.count % 3 == 0 ? 0 : 1 << 20
+      let pinned = bytes.withUnsafeBufferPointer { search.byteRanges(in: $0) }
+      require(
+        pinned == ranges,
+        "one-shot anchored at \(anchor), partner \(partner.map(String.init) ?? "none") gives \(pinned), FoldedText \(ranges)",
+        bytes, query)
     }
 
     // 6: each match on its own.

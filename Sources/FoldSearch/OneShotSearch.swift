@@ -11,7 +11,7 @@ import _FoldSearchSIMD
 /// several). So the raw UTF-8 is scanned first for the places a match could
 /// be, and only the scalars there are folded and compared.
 ///
-/// One byte of the folded needle, the **anchor** (an ASCII byte, chosen
+/// One byte of the folded needle, the **anchor** (here an ASCII byte, chosen
 /// rare), must be produced by some scalar of every match. In the `foundation`
 /// profile ASCII folds one to one (A–Z to a–z), so the scalar is either the
 /// anchor itself, its upper case, or one of the few non-ASCII scalars whose
@@ -22,8 +22,14 @@ import _FoldSearchSIMD
 /// ASCII, each of those folds to exactly one byte, so the partner's raw byte
 /// sits exactly `d` bytes away; otherwise a byte ≥ 0x80 lies in between. The
 /// C kernel `fssimd_oneshot_collect` tests exactly these conditions, 64
-/// positions at a time, and hands over a batch of candidates per call; a non-ASCII candidate is then checked against
-/// `producers` by decoding it.
+/// positions at a time, and hands over a batch of candidates per call; a
+/// non-ASCII candidate (its first two bytes in the producers' sets) is then
+/// checked against `producers` by decoding it. A query may instead be
+/// anchored at one of its non-ASCII scalars (Cyrillic д, CJK 文): then only
+/// the producers of that scalar are candidates (itself, if it folds to
+/// itself, and the scalars whose fold contains it: Д for д). The anchor and
+/// partner are chosen per text, as those a sample of it (``TextSample``)
+/// says give the fewest candidates.
 ///
 /// A candidate whose anchor byte sits `t` bytes into its scalar's fold can
 /// only be part of a match that starts `k − t` folded bytes earlier (`k` the
@@ -46,7 +52,7 @@ import _FoldSearchSIMD
 ///   previous match's end reports exactly the whole search's leftmost,
 ///   non-overlapping matches.
 /// - Work is linear: verification bytes are counted, and when they outgrow
-///   the scanned bytes (dense candidates: a common word, hostile runs of
+///   twice the scanned bytes (dense candidates: a common word, hostile runs of
 ///   marks) the rest of the text is folded whole, in parallel, from the last
 ///   match's end or a cut before the next candidate's earliest start, as
 ///   ``FoldedText`` would.
@@ -64,15 +70,21 @@ package struct OneShotSearch {
   /// The anchor's index in `needle`, and the partner's (nil: none).
   package private(set) var anchorIndex = 0
   package private(set) var partnerIndex: Int?
-  /// The non-ASCII scalars whose fold contains the anchor byte, ascending.
+  /// The anchor's bytes in the needle: one ASCII byte, or a non-ASCII
+  /// scalar's UTF-8.
+  private(set) var anchorBytes: [UInt8] = []
+  /// The non-ASCII scalars whose fold contains the anchor, ascending.
   private(set) var producers: [UInt32] = []
   let table: FoldTable
   /// Whether ``byteRanges(in:)`` chooses the anchor and partner from a
   /// sample of the text (tests pin a choice with ``choose(anchor:partner:)``).
   package var adaptsToText = true
 
-  /// Verification may cost this many bytes more than the bytes scanned
-  /// before the rest of the text is folded whole. (Tests lower it.)
+  /// Verification may cost this many bytes more than twice the bytes
+  /// scanned before the rest of the text is folded whole (measured: a unit
+  /// of verification work costs about what folding a byte does, and the
+  /// whole fold of a dense needle adds a map lookup per match). Tests lower
+  /// it.
   package var workAllowance = 256 << 10
 
   /// Texts shorter than this fold whole (a scan buys nothing there).
@@ -96,14 +108,15 @@ package struct OneShotSearch {
     return producers.map { $0.sorted() }
   }()
 
-  /// Prepares the search of `query`; nil when the query's fold has no ASCII
-  /// byte, starts with a mark, or the profile is not one this search can
-  /// verify scalar by scalar (only the `foundation` table is).
+  /// Prepares the search of `query`; nil when the query starts with a mark
+  /// (matched from both buffers, see ``FoldedQuery/LeadingMark``) or the
+  /// profile is not one this search can verify scalar by scalar (only the
+  /// `foundation` table is).
   package init?(_ query: FoldedQuery, table: FoldTable) {
     guard table === FoldTable.shared, table.asciiIsPlainLowercase, table.contractions.isEmpty,
-      table.impliedOptions.isEmpty, query.leadingMark == nil, !query.folded.isEmpty,
-      let first = query.folded.firstIndex(where: { $0 < 0x80 })
+      table.impliedOptions.isEmpty, query.leadingMark == nil, !query.folded.isEmpty
     else { return nil }
+    let first = 0
     self.needle = query.folded
     self.searcher = ByteSearcher(needle: needle)
     self.table = table
@@ -111,30 +124,72 @@ package struct OneShotSearch {
   }
 
   /// Anchors the search at `needle[index]`, with `needle[partner]` as the
-  /// partner.
+  /// partner. A non-ASCII anchor is the whole scalar starting there, found
+  /// by its producers alone (no partner).
   ///
-  /// - Precondition: both bytes are ASCII, `partner != index` and
+  /// - Precondition: `index` starts a scalar of the needle; a partner is
+  ///   ASCII, as the anchor is, `partner != index` and
   ///   `|partner − index| <= 16`.
   package mutating func choose(anchor index: Int, partner: Int?) {
-    precondition(needle[index] < 0x80)
+    precondition(needle[index] & 0xC0 != 0x80)
     func caseBit(_ byte: UInt8) -> UInt8 { (0x61...0x7A).contains(byte) ? 0x20 : 0 }
     let a = needle[index]
     var anchor = fssimd_anchor()
-    anchor.anchor = a
-    anchor.anchor_or = caseBit(a)
+    let producers: [UInt32]
+    if a < 0x80 {
+      anchor.anchor = a
+      anchor.anchor_or = caseBit(a)
+      producers = Self.asciiProducers[Int(a)]
+      anchorBytes = [a]
+    } else {
+      // 0x80 is never an ASCII byte: no position passes test (A).
+      anchor.anchor = 0x80
+      precondition(partner == nil)
+      let width = a >= 0xF0 ? 4 : a >= 0xE0 ? 3 : 2
+      anchorBytes = Array(needle[index..<index + width])
+      let value = String(decoding: anchorBytes, as: UTF8.self).unicodeScalars.first!.value
+      producers = Self.producers(of: value, table: table)
+    }
     if let partner {
       precondition(needle[partner] < 0x80 && partner != index && abs(partner - index) <= 16)
       anchor.partner = needle[partner]
       anchor.partner_or = caseBit(needle[partner])
       anchor.distance = Int32(partner - index)
     }
-    let producers = Self.asciiProducers[Int(a)]
     (anchor.lead, anchor.second) = Self.byteSets(producers)
     self.anchor = anchor
     self.anchorIndex = index
     self.partnerIndex = partner
     self.producers = producers
   }
+
+  /// The scalars whose fold contains the non-ASCII scalar `value`: itself
+  /// when it folds to itself, and those ``nonASCIIProducers`` lists.
+  static func producers(of value: UInt32, table: FoldTable) -> [UInt32] {
+    let others = nonASCIIProducers[value] ?? []
+    return (table.entry(value).isIdentity ? [value] + others : others).sorted()
+  }
+
+  /// For each non-ASCII scalar, the scalars of the `foundation` fold table
+  /// (not folding to themselves) whose fold contains it. Built once, on
+  /// first use of a non-ASCII anchor.
+  static let nonASCIIProducers: [UInt32: [UInt32]] = {
+    var producers: [UInt32: [UInt32]] = [:]
+    let table = FoldTable.shared
+    for range in UnicodeData.foldCandidateRanges() {
+      for value in range where value >= 0x80 {
+        let entry = table.entry(value)
+        guard !entry.isIdentity, !entry.isIgnorable else { continue }
+        var seen = Set<UInt32>()
+        let folded = String(decoding: table.bytes(of: entry), as: UTF8.self)
+        for scalar in folded.unicodeScalars
+        where scalar.value >= 0x80 && seen.insert(scalar.value).inserted {
+          producers[scalar.value, default: []].append(value)
+        }
+      }
+    }
+    return producers
+  }()
 
   /// The kernel's byte sets over 0x80...0xFF (bit b − 0x80) of the first
   /// and second UTF-8 bytes of `scalars` (all non-ASCII).
@@ -172,9 +227,9 @@ package struct OneShotSearch {
     // the sample is rare, not impossible).
     func ascii(_ b: UInt8) -> Double { Double(sample.ascii[Int(b)] + 1) / total }
     // Non-ASCII reports: the sampled scalars whose first two bytes are in
-    // the kernel's sets for b (a superset of b's producers).
-    func produced(_ b: UInt8) -> Double {
-      let sets = Self.byteSets(Self.asciiProducers[Int(b)])
+    // the kernel's sets for these producers (a superset of them).
+    func reported(_ producers: [UInt32]) -> Double {
+      let sets = Self.byteSets(producers)
       var reports = 0
       for (scalar, count) in sample.scalars {
         let utf8 = Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
@@ -182,25 +237,33 @@ package struct OneShotSearch {
           reports += count
         }
       }
-      return Double(reports) / total
+      return Double(reports + 1) / total
     }
     // The chance that a window of w bytes beside an ASCII position holds a
     // byte >= 0x80 (non-ASCII scalars taken as independent, one lead each).
     let lead = Double(sample.leads) / total
     func window(_ w: Int) -> Double { 1 - pow1m(lead, w + 1) }
-    let positions = needle.indices.prefix(4096).filter { needle[$0] < 0x80 }
-    var best = (rate: Double.infinity, anchor: positions[0], partner: Int?.none)
+    let starts = needle.indices.prefix(4096).filter { needle[$0] & 0xC0 != 0x80 }
+    let positions = starts.filter { needle[$0] < 0x80 }
+    var best = (rate: Double.infinity, anchor: starts[0], partner: Int?.none)
     var producedRate: [UInt8: Double] = [:]
     for i in positions.prefix(64) {
       let b = needle[i]
       let own = ascii(b)
-      let extra = producedRate[b] ?? produced(b)
+      let extra = producedRate[b] ?? reported(Self.asciiProducers[Int(b)])
       producedRate[b] = extra
       if own + extra < best.rate { best = (own + extra, i, nil) }
       for j in positions where j != i && abs(j - i) <= 16 {
         let rate = own * min(1, ascii(needle[j]) + window(abs(j - i))) + extra
         if rate < best.rate { best = (rate, i, j) }
       }
+    }
+    // A non-ASCII scalar of the needle, found by its producers alone.
+    for i in starts.filter({ needle[$0] >= 0x80 }).prefix(16) {
+      let width = needle[i] >= 0xF0 ? 4 : needle[i] >= 0xE0 ? 3 : 2
+      let value = String(decoding: needle[i..<i + width], as: UTF8.self).unicodeScalars.first!.value
+      let rate = reported(Self.producers(of: value, table: table))
+      if rate < best.rate { best = (rate, i, nil) }
     }
     choose(anchor: best.anchor, partner: best.partner)
   }
@@ -298,7 +361,7 @@ extension OneShotSearch {
     /// What taking a candidate costs, in bytes of work (bytes of the whole
     /// fold that take as long as the kernel's report and the candidate's
     /// decoding).
-    static let candidateCost = 16
+    static let candidateCost = 4
     let search: OneShotSearch
     let input: UnsafeBufferPointer<UInt8>
     let ascii: UnsafeMutableBufferPointer<UInt8>
@@ -408,7 +471,7 @@ extension OneShotSearch {
     /// scan can stop.
     mutating func verify(candidate p: Int, into result: inout [Range<Int>]) -> Bool {
       statistics.work += Self.candidateCost
-      if statistics.work > p + search.workAllowance {
+      if statistics.work > 2 * p + search.workAllowance {
         foldRest(before: p, into: &result)
         return false
       }
@@ -423,11 +486,18 @@ extension OneShotSearch {
         }
         return true
       }
-      // A non-ASCII producer: the anchor byte may occur several times in
-      // its fold (ß → ss, ﬃ → ffi); a later occurrence starts a later match.
-      let (entry, _) = decode(p)
-      let folded = search.table.bytes(of: entry)
-      for t in 0..<min(folded.count, k + 1) where folded[t] == search.anchor.anchor {
+      // A non-ASCII producer: the anchor may occur several times in its
+      // fold (ß → ss, ﬃ → ffi); a later occurrence starts a later match.
+      let (entry, width) = decode(p)
+      let folded =
+        entry.isIdentity
+        ? UnsafeBufferPointer(rebasing: input[p..<p + width]) : search.table.bytes(of: entry)
+      let anchorBytes = search.anchorBytes
+      let last = min(folded.count - anchorBytes.count, k)
+      for t in stride(from: 0, through: last, by: 1)
+      where folded[t] == anchorBytes[0]
+        && (1..<anchorBytes.count).allSatisfy({ folded[t + $0] == anchorBytes[$0] })
+      {
         guard let s = start(before: k - t, scalarAt: p, floor: lastEnd), s >= lastEnd,
           let end = match(from: s)
         else { continue }

@@ -26,12 +26,13 @@ extension StringProtocol {
   /// The UTF-8 offsets of every case- and accent-insensitive match of
   /// `query`: the same ranges as `FoldedText(String(self)).byteRanges(of:)`.
   ///
-  /// A one-shot search. When the folded query holds an ASCII byte, a vector
-  /// scan of the raw bytes finds the places where that byte (and a second
-  /// one near it) can come from, and only the scalars around those are
-  /// folded and compared; rare queries thus run at close to memory speed. Where such places are
-  /// dense (a common word), or the query has no ASCII byte or starts with a
-  /// combining mark, the whole string is folded, as ``FoldedText`` does.
+  /// A one-shot search: a vector scan of the raw bytes finds the places
+  /// where one byte of the folded query (and a second one near it), or one
+  /// of its non-ASCII letters, can come from, and only the scalars around
+  /// those are folded and compared; rare queries thus run at close to
+  /// memory speed. Where such places are dense (a common word), or the
+  /// query starts with a combining mark, the whole string is folded, as
+  /// ``FoldedText`` does.
   ///
   /// ```swift
   /// "Crème brûlée, CRÈME".foldedByteRanges(of: "creme")  // [0..<6, 17..<23]
@@ -83,7 +84,8 @@ extension FoldedText {
 extension FoldedText {
   /// The one-shot search of a prepared query over well-formed UTF-8 that is
   /// not in a `String` (a file's chunk, say), or nil when ``OneShotSearch``
-  /// cannot plan the query (fold the bytes whole then).
+  /// cannot plan the query (it starts with a combining mark, or the profile
+  /// is not `foundation`: fold the bytes whole then).
   ///
   /// - Precondition: `bytes` is well-formed UTF-8. Nothing is checked: the
   ///   verification decodes scalars around candidates without bounds tests,

@@ -32,15 +32,17 @@ struct OneShotSearchTests {
     return text.utf8.withContiguousStorageIfAvailable { search.byteRanges(in: $0) }!
   }
 
-  /// A random anchor (any ASCII byte of the folded query) and partner (any
-  /// other within 16 bytes, or none), or nil when the search declines.
+  /// A random anchor (any scalar start of the folded query) and, for an
+  /// ASCII anchor, partner (any other ASCII byte within 16 bytes, or none),
+  /// or nil when the search declines.
   static func randomChoice(_ query: String, using rng: inout SplitMix64) -> (
     anchor: Int, partner: Int?
   )? {
     guard let needle = FoldedQuery(query, table: .shared)?.folded else { return nil }
-    let ascii = needle.indices.filter { needle[$0] < 0x80 }
-    guard let anchor = ascii.randomElement(using: &rng) else { return nil }
-    let partners = ascii.filter { $0 != anchor && abs($0 - anchor) <= 16 }
+    let starts = needle.indices.filter { needle[$0] & 0xC0 != 0x80 }
+    guard let anchor = starts.randomElement(using: &rng) else { return nil }
+    guard needle[anchor] < 0x80 else { return (anchor, nil) }
+    let partners = starts.filter { needle[$0] < 0x80 && $0 != anchor && abs($0 - anchor) <= 16 }
     return (anchor, Bool.random(using: &rng) ? partners.randomElement(using: &rng) : nil)
   }
 
@@ -66,16 +68,29 @@ struct OneShotSearchTests {
       ("aaaa", "aa"),
       ("le café", "é"),
       ("AB", "abc"),  // the needle outruns the text
+      ("Документ, ДОКУМЕНТ, докуме́нт", "документ"),  // non-ASCII anchors
+      ("ΕΓΓΡΑΦΟ έγγραφο εγγραφο", "εγγραφο"),
+      ("文档 文档。", "文档"),
+      ("\u{2126} ω Ω", "ω"),  // OHM SIGN folds to ω
+      ("한국 하 ᄒ\u{1161}", "하"),  // Hangul folds to jamo, whole
+      ("x\u{212B}ngstrom Ångström", "xångström"),
     ])
   func knownCases(text: String, query: String) {
     let expected = Self.whole(query, in: text)
     #expect(Self.oneShot(query, in: text) == expected, "\(text) / \(query)")
     #expect(Self.oneShot(query, in: text, allowance: 0) == expected)
+    // Anchored at every scalar of the folded query.
+    let needle = FoldedQuery(query, table: .shared)!.folded
+    for anchor in needle.indices where needle[anchor] & 0xC0 != 0x80 {
+      #expect(
+        Self.oneShot(query, in: text, choice: (anchor, nil)) == expected,
+        "\(text) / \(query) anchored at \(anchor)")
+    }
   }
 
-  @Test("Queries it declines fall back to the whole fold")
+  @Test("Queries it declines fall back to the whole fold; non-ASCII ones are anchored")
   func declined() {
-    #expect(Self.oneShot("документ", in: "документ") == nil)  // no ASCII byte
+    #expect(Self.oneShot("документ", in: "ДОКУМЕНТ документ") == [0..<16, 17..<33])
     #expect(Self.oneShot("\u{301}e", in: "e\u{301}e") == nil)  // leading mark
     #expect(Self.oneShot("   ", in: "a b") == nil)
     let collation = FoldProfile.collation.table
