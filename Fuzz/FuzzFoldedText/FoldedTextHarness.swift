@@ -112,11 +112,12 @@ enum FoldedTextHarness {
       let chosen = bytes.withUnsafeBufferPointer { search.byteRanges(in: $0) }
       require(chosen == ranges, "one-shot gives \(chosen), FoldedText \(ranges)", bytes, query)
       let needle = prepared.folded
-      let ascii = needle.indices.filter { needle[$0] < 0x80 }
-      let anchor = ascii[bytes.count % ascii.count]
-      let partners = ascii.filter { $0 != anchor && abs($0 - anchor) <= 16 }
+      let starts = needle.indices.filter { needle[$0] & 0xC0 != 0x80 }
+      let anchor = starts[bytes.count % starts.count]
+      let partners = starts.filter { needle[$0] < 0x80 && $0 != anchor && abs($0 - anchor) <= 16 }
       let partner =
-        partners.isEmpty || bytes.count & 4 != 0 ? nil : partners[bytes.count % partners.count]
+        needle[anchor] >= 0x80 || partners.isEmpty || bytes.count & 4 != 0
+        ? nil : partners[bytes.count % partners.count]
       search.choose(anchor: anchor, partner: partner)
       search.adaptsToText = false
       search.workAllowance = bytes.count % 3 == 0 ? 0 : 1 << 20

@@ -203,11 +203,20 @@ package struct OneShotSearch {
       if k < 64 { set.0 |= 1 << UInt64(k) } else { set.1 |= 1 << UInt64(k - 64) }
     }
     for value in scalars {
-      let utf8 = Array(String(Unicode.Scalar(value)!).utf8)
-      insert(utf8[0], into: &lead)
-      insert(utf8[1], into: &second)
+      let (first, next) = firstTwoUTF8(value)
+      insert(first, into: &lead)
+      insert(next, into: &second)
     }
     return (lead, second)
+  }
+
+  /// The first two bytes of the UTF-8 of a non-ASCII scalar.
+  static func firstTwoUTF8(_ scalar: UInt32) -> (UInt8, UInt8) {
+    switch scalar {
+    case ..<0x800: (UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F))
+    case ..<0x10000: (UInt8(0xE0 | scalar >> 12), UInt8(0x80 | (scalar >> 6) & 0x3F))
+    default: (UInt8(0xF0 | scalar >> 18), UInt8(0x80 | (scalar >> 12) & 0x3F))
+    }
   }
 
   /// Whether `byte` is in a set of ``byteSets(_:)`` (never for ASCII).
@@ -228,14 +237,13 @@ package struct OneShotSearch {
     func ascii(_ b: UInt8) -> Double { Double(sample.ascii[Int(b)] + 1) / total }
     // Non-ASCII reports: the sampled scalars whose first two bytes are in
     // the kernel's sets for these producers (a superset of them).
+    let pairs = sample.leadPairs()
     func reported(_ producers: [UInt32]) -> Double {
       let sets = Self.byteSets(producers)
       var reports = 0
-      for (scalar, count) in sample.scalars {
-        let utf8 = Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
-        if Self.contains(sets.lead, utf8[0]) && Self.contains(sets.second, utf8[1]) {
-          reports += count
-        }
+      for (lead, second, count) in pairs
+      where Self.contains(sets.lead, lead) && Self.contains(sets.second, second) {
+        reports += count
       }
       return Double(reports + 1) / total
     }
@@ -572,5 +580,14 @@ struct TextSample {
     }
   }
 
-  func count(of scalar: UInt32) -> Int { scalars[scalar] ?? 0 }
+  /// The first two UTF-8 bytes of the sampled non-ASCII scalars, with how
+  /// often each pair occurs.
+  func leadPairs() -> [(lead: UInt8, second: UInt8, count: Int)] {
+    var counts: [UInt16: Int] = [:]
+    for (scalar, count) in scalars {
+      let (lead, second) = OneShotSearch.firstTwoUTF8(scalar)
+      counts[UInt16(lead) << 8 | UInt16(second), default: 0] += count
+    }
+    return counts.map { (UInt8($0.key >> 8), UInt8($0.key & 0xFF), $0.value) }
+  }
 }

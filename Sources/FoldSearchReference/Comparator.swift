@@ -66,11 +66,27 @@ import FoldSearch
 /// All Unicode properties come from `UnicodeData` (ICU 72), like the engine's.
 public enum Comparator {
   /// Runs `FoldedText(text).byteRanges(of:)` and the reference on the same
-  /// input and classifies the outcome.
+  /// input and classifies the outcome; first checks that the one-shot search
+  /// (`String.foldedByteRanges(of:)`, forced onto its candidate path) gives
+  /// the whole fold's ranges, an unexplained verdict if not.
   ///
   /// - Complexity: dominated by the reference, O(*n*·*m*) per match.
   public static func compare(text: String, query: String) -> Comparison {
     let engine = FoldedText(text).byteRanges(of: query)
+    // The one-shot search (candidates verified scalar by scalar) must give
+    // the whole fold's ranges exactly; a difference is unexplained, shown
+    // with the one-shot's ranges as the engine's and the whole fold's as
+    // the reference's (so the shrinker minimizes it like any other).
+    let oneShot = FoldedText.oneShotByteRanges(of: query, in: text, minimumLength: 0)
+    if oneShot != engine {
+      let first = zip(oneShot, engine).first { $0 != $1 }.map { min($0.lowerBound, $1.lowerBound) }
+      let at =
+        first
+        ?? (oneShot.count < engine.count ? engine[oneShot.count] : oneShot[engine.count]).lowerBound
+      return Comparison(
+        text: text, query: query, engine: oneShot, reference: engine, verdict: .unexplained,
+        region: at..<at)
+    }
     let reference = ReferenceMatcher.byteRanges(of: query, in: text)
     let analysis = analyze(
       text: text, query: query, engine: engine, reference: reference,

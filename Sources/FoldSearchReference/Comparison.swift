@@ -8,9 +8,12 @@ public struct Comparison: Sendable {
   public let text: String
   /// The query, untrimmed, as given to both matchers.
   public let query: String
-  /// `FoldedText(text).byteRanges(of: query)`.
+  /// `FoldedText(text).byteRanges(of: query)` (or, when the one-shot
+  /// search disagrees with it, the one-shot's ranges: see
+  /// ``Comparator/compare(text:query:)``).
   public let engine: [Range<Int>]
-  /// `ReferenceMatcher.byteRanges(of: query, in: text)`.
+  /// `ReferenceMatcher.byteRanges(of: query, in: text)` (or, when the
+  /// one-shot search disagrees with the whole fold, the whole fold's).
   public let reference: [Range<Int>]
   /// The comparator's verdict on `engine` versus `reference`.
   public let verdict: Verdict
