@@ -10,6 +10,7 @@ struct ReadmeExampleTests {
     #expect(text.byteRanges(of: "STRASSE") == [32..<39])
     #expect(text.matches(of: "creme brulee").map { String(text.text[$0]) } == ["Crème brûlée"])
     #expect("Le CAFÉ et le café".foldedRanges(of: "cafe").count == 2)
+    #expect("Le CAFÉ et le café".foldedByteRanges(of: "cafe") == [3..<8, 15..<20])
     let bytes: [UInt8] = Array("\u{FEFF}Ça va".utf8) + [0xFF]
     #expect(FoldedText(utf8: bytes).byteRanges(of: "ca va") == [3..<9])
   }
@@ -25,5 +26,6 @@ struct ReadmeExampleTests {
     let angstrom = FoldedText("Ångström, angstrom")
     #expect(angstrom.matches(of: "ANGSTROM").count == 2)
     #expect("Le CAFÉ et le café".foldedRanges(of: "cafe").count == 2)
+    #expect("Crème brûlée, CRÈME".foldedByteRanges(of: "creme") == [0..<6, 17..<23])
   }
 }
