@@ -118,6 +118,13 @@ for (index, needle) in options.needles.enumerated() {
     text.foldedByteRanges(of: query)
   }
   rows.append(.init(engine: "foldsearch one-shot", time: oneShot, count: oneShotRanges.count))
+  let (sequentialOneShot, sequentialOneShotRanges) = measure(bytes: bytes.count, runs: runs) {
+    text.foldedByteRanges(of: query, parallelism: .sequential)
+  }
+  rows.append(
+    .init(
+      engine: "foldsearch one-shot, one thread", time: sequentialOneShot,
+      count: sequentialOneShotRanges.count))
   var scan: OneShotSearch.Statistics?
   _ = FoldedText.oneShotByteRanges(of: query, in: text, statistics: &scan)
   if let scan {
@@ -199,6 +206,9 @@ for (index, needle) in options.needles.enumerated() {
     .init(
       what: "whole-fold one-shot = search", expected: searchRanges.count,
       actual: wholeOneShotRanges.count),
+    .init(
+      what: "one-thread one-shot ranges = search ranges", expected: 1,
+      actual: sequentialOneShotRanges == searchRanges ? 1 : 0),
   ]
   let prefolded = rows.filter { $0.engine.hasSuffix("over pre-folded") }
   for row in prefolded.dropFirst() {

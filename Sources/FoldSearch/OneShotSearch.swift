@@ -1,3 +1,4 @@
+import Dispatch
 import _FoldSearchBytes
 import _FoldSearchSIMD
 
@@ -79,6 +80,8 @@ package struct OneShotSearch {
   /// Whether ``byteRanges(in:)`` chooses the anchor and partner from a
   /// sample of the text (tests pin a choice with ``choose(anchor:partner:)``).
   package var adaptsToText = true
+  /// The threads the whole fold of the dense fallback may use.
+  var parallelism = Parallelism.automatic
 
   /// Verification may cost this many bytes more than twice the bytes
   /// scanned before the rest of the text is folded whole (measured: a unit
@@ -306,6 +309,10 @@ package struct OneShotSearch {
     package var work = 0
     /// Where the whole fold took over (candidates were dense), if it did.
     package var wholeFoldFrom: Int?
+    /// Pieces scanned on their own threads (0: one scan), and the pieces
+    /// scanned again because a match crossed into them.
+    package var pieces = 0
+    package var rescans = 0
     /// The needle indices of the anchor and the partner chosen.
     package var anchorIndex = 0
     package var partnerIndex: Int?
@@ -314,39 +321,136 @@ package struct OneShotSearch {
   }
 
   /// ``byteRanges(in:)``, recording what the scan did in `statistics`.
+  ///
+  /// Inputs of ``FoldedText/parallelThreshold`` bytes and more are scanned
+  /// in one piece per thread that `parallelism` allows (see
+  /// ``parallelRanges(in:threads:statistics:)``); the ranges are the same.
   package func byteRanges(
-    in input: UnsafeBufferPointer<UInt8>, statistics: inout Statistics
+    in input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism = .automatic,
+    threshold: Int = FoldedText.parallelThreshold, statistics: inout Statistics
   ) -> [Range<Int>] {
-    var result: [Range<Int>] = []
     var search = self
     if adaptsToText { search.adapt(to: input) }
-    var scan = Scan(search: search, input: input)
-    scan.statistics.anchorIndex = search.anchorIndex
-    scan.statistics.partnerIndex = search.partnerIndex
-    defer { statistics = scan.statistics }
-    let n = input.count
+    search.parallelism = parallelism
+    statistics = Statistics()
+    statistics.anchorIndex = search.anchorIndex
+    statistics.partnerIndex = search.partnerIndex
+    let threads = FoldedText.threadCount(parallelism, bytes: input.count, threshold: threshold)
+    if threads > 1,
+      let ranges = search.parallelRanges(in: input, threads: threads, statistics: &statistics)
+    {
+      return ranges
+    }
+    var statisticsOfScan = statistics
+    let scan = search.scan(
+      input, from: 0, to: input.count, lastEnd: 0, mayFoldRest: true,
+      statistics: &statisticsOfScan)
+    statistics = statisticsOfScan
+    return scan.ranges
+  }
+
+  /// The matches through the candidates in `start ..< end` (all of `input`
+  /// is read as context), the first starting at or after `lastEnd`; nil
+  /// ranges when the work allowance ran out and `mayFoldRest` is false (else
+  /// the rest of the text is folded whole and `ranges` runs to its end).
+  func scan(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, lastEnd: Int,
+    mayFoldRest: Bool, statistics: inout Statistics
+  ) -> (ranges: [Range<Int>], complete: Bool) {
+    var result: [Range<Int>] = []
+    var scan = Scan(search: self, input: input, origin: start, mayFoldRest: mayFoldRest)
+    scan.lastEnd = lastEnd
+    // The kernel sees the bytes up to 64 past `end`: every test of a
+    // position before `end` (partner and window within 16 bytes, second
+    // byte) reads the same bytes as over the whole input.
+    let n = min(input.count, end + 64)
     let level = fssimd_best_level()
     let capacity = 1024
     let positions = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
     defer { positions.deallocate() }
-    var start = 0
-    withUnsafePointer(to: search.anchor) { anchor in
-      scanning: while start < n {
+    var from = start
+    withUnsafePointer(to: anchor) { anchor in
+      scanning: while from < end {
         var next: Int64 = 0
         let count = fssimd_oneshot_collect(
-          level, input.baseAddress, Int64(n), Int64(start), anchor, positions, Int64(capacity),
+          level, input.baseAddress, Int64(n), Int64(from), anchor, positions, Int64(capacity),
           &next)
-        scan.statistics.reported += Int(count)
         for k in 0..<Int(count) {
           let p = Int(positions[k])
-          if input[p] >= 0x80 && !search.isProducer(at: p, in: input) { continue }
+          if p >= end { break scanning }
+          scan.statistics.reported += 1
+          if input[p] >= 0x80 && !isProducer(at: p, in: input) { continue }
           scan.statistics.verified += 1
           if !scan.verify(candidate: p, into: &result) { break scanning }
         }
-        start = Int(next)
+        from = Int(next)
       }
     }
-    return result
+    statistics.reported += scan.statistics.reported
+    statistics.verified += scan.statistics.verified
+    statistics.work += scan.statistics.work
+    if let cut = scan.statistics.wholeFoldFrom { statistics.wholeFoldFrom = cut }
+    return (result, !scan.aborted)
+  }
+
+  /// The candidate scan on `threads` threads, or nil when a piece's
+  /// verification outgrew its allowance (the caller then scans on one
+  /// thread, which may fold the rest whole).
+  ///
+  /// Piece k scans the candidates in its own stretch as if no match came
+  /// before (matches may start in the previous stretch: verification reads
+  /// the whole input). Its matches are the leftmost non-overlapping ones
+  /// from its first unless a match of the pieces before ends after that
+  /// one starts: the first match after the previous match's end has its
+  /// anchor in this stretch, and is the stretch's first when it starts
+  /// after that end. Otherwise the stretch is scanned again from that end,
+  /// on this thread (rare: a match crossing the cut).
+  func parallelRanges(
+    in input: UnsafeBufferPointer<UInt8>, threads: Int, statistics: inout Statistics
+  ) -> [Range<Int>]? {
+    let n = input.count
+    let cuts = (0...threads).map { $0 * n / threads }
+    let slots = UnsafeMutableBufferPointer<([Range<Int>], Bool, Statistics)?>.allocate(
+      capacity: threads)
+    slots.initialize(repeating: nil)
+    defer {
+      slots.deinitialize()
+      slots.deallocate()
+    }
+    // SAFETY: each iteration writes only its own slot; the input is only
+    // read and outlives the call.
+    nonisolated(unsafe) let results = slots
+    nonisolated(unsafe) let source = input
+    let search = self
+    DispatchQueue.concurrentPerform(iterations: threads) { k in
+      var statistics = Statistics()
+      let piece = search.scan(
+        source, from: cuts[k], to: cuts[k + 1], lastEnd: 0, mayFoldRest: false,
+        statistics: &statistics)
+      results[k] = (piece.ranges, piece.complete, statistics)
+    }
+    var merged: [Range<Int>] = []
+    for k in 0..<threads {
+      var (ranges, complete, pieceStatistics) = slots[k]!
+      guard complete else { return nil }
+      let end = merged.last?.upperBound ?? 0
+      if let first = ranges.first, first.lowerBound < end {
+        var again = Statistics()
+        let rescan = scan(
+          input, from: cuts[k], to: cuts[k + 1], lastEnd: end, mayFoldRest: false,
+          statistics: &again)
+        guard rescan.complete else { return nil }
+        ranges = rescan.ranges
+        pieceStatistics.work += again.work
+        statistics.rescans += 1
+      }
+      merged += ranges
+      statistics.reported += pieceStatistics.reported
+      statistics.verified += pieceStatistics.verified
+      statistics.work += pieceStatistics.work
+    }
+    statistics.pieces = threads
+    return merged
   }
 
   /// Whether the scalar starting at `p` folds to something containing the
@@ -378,10 +482,22 @@ extension OneShotSearch {
     var lastEnd = 0
     var statistics = Statistics()
 
-    init(search: OneShotSearch, input: UnsafeBufferPointer<UInt8>) {
+    /// Where the scan's candidates begin (its work allowance grows from
+    /// there), and whether it may fold the rest of the text whole when the
+    /// allowance runs out (else it stops, `aborted`).
+    let origin: Int
+    let mayFoldRest: Bool
+    var aborted = false
+
+    init(
+      search: OneShotSearch, input: UnsafeBufferPointer<UInt8>, origin: Int = 0,
+      mayFoldRest: Bool = true
+    ) {
       self.search = search
       self.input = input
       self.ascii = search.table.asciiFold
+      self.origin = origin
+      self.mayFoldRest = mayFoldRest
     }
 
     /// The fold entry and UTF-8 width of the scalar starting at `i`.
@@ -474,13 +590,13 @@ extension OneShotSearch {
     }
 
     /// Verifies the candidate scalar at `p` (candidates come in ascending
-    /// order) and records its match. Returns false when the rest of the
-    /// text has been searched whole (verification outgrew the scan), so the
-    /// scan can stop.
+    /// order) and records its match. Returns false when verification
+    /// outgrew the scan: the rest of the text has then been searched whole
+    /// (or, when that is not allowed, the scan is `aborted`).
     mutating func verify(candidate p: Int, into result: inout [Range<Int>]) -> Bool {
       statistics.work += Self.candidateCost
-      if statistics.work > 2 * p + search.workAllowance {
-        foldRest(before: p, into: &result)
+      if statistics.work > 2 * (p - origin) + search.workAllowance {
+        if mayFoldRest { foldRest(before: p, into: &result) } else { aborted = true }
         return false
       }
       let k = search.anchorIndex
@@ -530,7 +646,7 @@ extension OneShotSearch {
       cut = max(cut, lastEnd)
       statistics.wholeFoldFrom = cut
       let rest = UnsafeBufferPointer(rebasing: input[cut...])
-      let folding = FoldedText.fold(rest, parallelism: .automatic, table: search.table)
+      let folding = FoldedText.fold(rest, parallelism: search.parallelism, table: search.table)
       guard folding.folded.count >= search.needle.count else { return }
       let searcher = search.searcher
       folding.folded.withUnsafeBufferPointer { haystack in

@@ -38,9 +38,14 @@ extension StringProtocol {
   /// "Crème brûlée, CRÈME".foldedByteRanges(of: "creme")  // [0..<6, 17..<23]
   /// ```
   ///
+  /// Strings of 8 MiB and more are scanned (or folded) on all cores unless
+  /// `parallelism` says otherwise; the ranges are the same either way.
+  ///
   /// - Complexity: O(n + m) for a string of n UTF-8 bytes and a query of m.
-  public func foldedByteRanges(of query: String) -> [Range<Int>] {
-    FoldedText.oneShotByteRanges(of: query, in: String(self))
+  public func foldedByteRanges(of query: String, parallelism: Parallelism = .automatic)
+    -> [Range<Int>]
+  {
+    FoldedText.oneShotByteRanges(of: query, in: String(self), parallelism: parallelism)
   }
 }
 
@@ -50,18 +55,19 @@ extension FoldedText {
   /// least `minimumLength` bytes, the whole fold otherwise.
   package static func oneShotByteRanges(
     of query: String, in text: String, table: FoldTable = .shared,
-    minimumLength: Int = OneShotSearch.minimumLength
+    minimumLength: Int = OneShotSearch.minimumLength, parallelism: Parallelism = .automatic
   ) -> [Range<Int>] {
     var statistics: OneShotSearch.Statistics?
     return oneShotByteRanges(
-      of: query, in: text, table: table, minimumLength: minimumLength, statistics: &statistics)
+      of: query, in: text, table: table, minimumLength: minimumLength, parallelism: parallelism,
+      statistics: &statistics)
   }
 
   /// ``oneShotByteRanges(of:in:table:minimumLength:)``, telling what the
   /// candidate scan did (nil when the whole text was folded).
   package static func oneShotByteRanges(
     of query: String, in text: String, table: FoldTable = .shared,
-    minimumLength: Int = OneShotSearch.minimumLength,
+    minimumLength: Int = OneShotSearch.minimumLength, parallelism: Parallelism = .automatic,
     statistics: inout OneShotSearch.Statistics?
   ) -> [Range<Int>] {
     var text = text
@@ -74,10 +80,10 @@ extension FoldedText {
       defer { statistics = scan }
       // SAFETY: the string was made contiguous UTF-8 above.
       return text.utf8.withContiguousStorageIfAvailable {
-        search.byteRanges(in: $0, statistics: &scan)
+        search.byteRanges(in: $0, parallelism: parallelism, statistics: &scan)
       }!
     }
-    return FoldedText(text, table: table).byteRanges(of: query)
+    return FoldedText(text, table: table, parallelism: parallelism).byteRanges(of: query)
   }
 }
 

@@ -224,4 +224,53 @@ struct OneShotSearchTests {
     #expect(
       statistics.wholeFoldFrom != nil && statistics.work < 3 * text.utf8.count, "\(statistics)")
   }
+
+  @Test("Pieces on several threads give the sequential ranges", arguments: [21, 22] as [UInt64])
+  func parallelPieces(seed: UInt64) {
+    let generator = DifferentialGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed)
+    var parallel = 0
+    var rescans = 0
+    defer {
+      #expect(
+        parallel > 20 && rescans > 0, "seed \(seed): \(parallel) parallel, \(rescans) rescans")
+    }
+    // Generated texts, and periodic ones whose matches cross every cut.
+    var texts = (0..<4).map { round in
+      (0..<300).map { generator.makeCase(at: round * 300 + $0).text }.joined(separator: " ")
+    }
+    texts.append(String(repeating: "abA\u{301}", count: 3_000))
+    texts.append(String(repeating: "ẞ", count: 5_000))
+    for (t, text) in texts.enumerated() {
+      let queries =
+        t < 4
+        ? (0..<6).map { generator.makeCase(at: t * 300 + $0 * 7).query }
+        : ["aba", "abaab", "ss", "ssss", "a"]
+      for query in queries {
+        guard let prepared = FoldedQuery(query, table: .shared),
+          var search = OneShotSearch(prepared, table: .shared)
+        else { continue }
+        if Bool.random(using: &rng), let choice = Self.randomChoice(query, using: &rng) {
+          search.choose(anchor: choice.anchor, partner: choice.partner)
+          search.adaptsToText = false
+        }
+        let expected = Self.whole(query, in: text)
+        var utf8 = text
+        utf8.makeContiguousUTF8()
+        for threads in [2, 3, 7] {
+          var statistics = OneShotSearch.Statistics()
+          let got = utf8.utf8.withContiguousStorageIfAvailable {
+            search.byteRanges(
+              in: $0, parallelism: .threads(threads), threshold: 8, statistics: &statistics)
+          }!
+          if statistics.pieces > 1 { parallel += 1 }
+          rescans += statistics.rescans
+          #expect(
+            got == expected,
+            "seed \(seed) text \(t) query \(query.unicodeScalars.map { String($0.value, radix: 16) }) threads \(threads)"
+          )
+        }
+      }
+    }
+  }
 }
