@@ -132,4 +132,26 @@ struct ConcurrencyTests {
       #expect(parallel.byteRanges(of: query) == sequential.byteRanges(of: query), "\(query)")
     }
   }
+
+  /// The one-shot search of 8 MiB and more scans one piece per thread:
+  /// the same ranges as the whole fold, and race-free under TSan.
+  @Test("Parallel one-shot search of 8 MiB equals the whole fold")
+  func parallelOneShot() {
+    let unit = "Straße ﬃ 한국 e\u{301}\u{301} İ ΐ ǰ 👍🏻 zèbre Zebra документ ДОКУМЕНТ abab "
+    var text = ""
+    text.reserveCapacity(FoldedText.parallelThreshold + 2 * unit.utf8.count)
+    while text.utf8.count <= FoldedText.parallelThreshold { text += unit }
+    let whole = FoldedText(text, parallelism: .sequential)
+    for query in ["strasse", "zebre", "документ", "ababs", "e", "bab"] {
+      let (parallel, sequential) = Bound.within(Bound.seconds(30), "one-shot \(query) twice") {
+        (
+          text.foldedByteRanges(of: query, parallelism: .threads(4)),
+          text.foldedByteRanges(of: query, parallelism: .sequential)
+        )
+      }
+      let expected = whole.byteRanges(of: query)
+      #expect(parallel == expected, "\(query)")
+      #expect(sequential == expected, "\(query)")
+    }
+  }
 }
