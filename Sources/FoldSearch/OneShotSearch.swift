@@ -95,21 +95,7 @@ package struct OneShotSearch {
 
   /// For each ASCII byte, the non-ASCII scalars of the `foundation` fold
   /// table whose fold contains it, ascending. Built once, on first use.
-  static let asciiProducers: [[UInt32]] = {
-    var producers = [[UInt32]](repeating: [], count: 128)
-    let table = FoldTable.shared
-    for range in UnicodeData.foldCandidateRanges() {
-      for value in range where value >= 0x80 {
-        let entry = table.entry(value)
-        guard !entry.isIdentity, !entry.isIgnorable else { continue }
-        var seen = Set<UInt8>()
-        for byte in table.bytes(of: entry) where byte < 0x80 && seen.insert(byte).inserted {
-          producers[Int(byte)].append(value)
-        }
-      }
-    }
-    return producers.map { $0.sorted() }
-  }()
+  static let asciiProducers: [[UInt32]] = (0..<128).map { foldProducers[UInt32($0)] ?? [] }
 
   /// Prepares the search of `query`; nil when the query starts with a mark
   /// (matched from both buffers, see ``FoldedQuery/LeadingMark``) or the
@@ -167,16 +153,16 @@ package struct OneShotSearch {
   }
 
   /// The scalars whose fold contains the non-ASCII scalar `value`: itself
-  /// when it folds to itself, and those ``nonASCIIProducers`` lists.
+  /// when it folds to itself, and those ``foldProducers`` lists.
   static func producers(of value: UInt32, table: FoldTable) -> [UInt32] {
-    let others = nonASCIIProducers[value] ?? []
+    let others = foldProducers[value] ?? []
     return (table.entry(value).isIdentity ? [value] + others : others).sorted()
   }
 
-  /// For each non-ASCII scalar, the scalars of the `foundation` fold table
-  /// (not folding to themselves) whose fold contains it. Built once, on
-  /// first use of a non-ASCII anchor.
-  static let nonASCIIProducers: [UInt32: [UInt32]] = {
+  /// For each scalar, the scalars of the `foundation` fold table (not
+  /// folding to themselves, not ignorable) whose fold contains it,
+  /// ascending. Built once, on first use.
+  static let foldProducers: [UInt32: [UInt32]] = {
     var producers: [UInt32: [UInt32]] = [:]
     let table = FoldTable.shared
     for range in UnicodeData.foldCandidateRanges() {
@@ -185,13 +171,12 @@ package struct OneShotSearch {
         guard !entry.isIdentity, !entry.isIgnorable else { continue }
         var seen = Set<UInt32>()
         let folded = String(decoding: table.bytes(of: entry), as: UTF8.self)
-        for scalar in folded.unicodeScalars
-        where scalar.value >= 0x80 && seen.insert(scalar.value).inserted {
+        for scalar in folded.unicodeScalars where seen.insert(scalar.value).inserted {
           producers[scalar.value, default: []].append(value)
         }
       }
     }
-    return producers
+    return producers.mapValues { $0.sorted() }
   }()
 
   /// The kernel's byte sets over 0x80...0xFF (bit b − 0x80) of the first
