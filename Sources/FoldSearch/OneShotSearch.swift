@@ -91,7 +91,7 @@ package struct OneShotSearch {
   package var workAllowance = 256 << 10
 
   /// Texts shorter than this fold whole (a scan buys nothing there).
-  package static let minimumLength = 16 << 10
+  package static let minimumLength = 64 << 10
 
   /// For each ASCII byte, the non-ASCII scalars of the `foundation` fold
   /// table whose fold contains it, ascending. Built once, on first use.
@@ -646,25 +646,29 @@ extension OneShotSearch {
 }
 
 /// Byte statistics of a sample of a text, for choosing a one-shot search's
-/// anchor: the whole text when short, else four 16 KiB stretches spread
-/// over it (each moved to a scalar start).
+/// anchor: the whole text when short, else four 4 KiB stretches spread
+/// over it (each moved to a scalar start). Cheap by design (a few
+/// microseconds): it runs once per one-shot search.
 struct TextSample {
   /// Positions whose ASCII byte folds to b (both cases under the lower).
   var ascii = [Int](repeating: 0, count: 128)
-  /// Non-ASCII scalars' starts, and how often each scalar occurs.
+  /// Non-ASCII scalars' starts.
   var leads = 0
-  var scalars: [UInt32: Int] = [:]
+  /// How often each (first, second) byte pair starts a non-ASCII scalar:
+  /// index (first − 0xC0) · 64 + (second − 0x80).
+  var pairs = [Int32](repeating: 0, count: 64 * 64)
   /// The bytes sampled.
   var bytes = 0
 
-  static let stretch = 16 << 10
+  static let stretch = 4 << 10
 
   init(_ input: UnsafeBufferPointer<UInt8>) {
     let n = input.count
-    let starts = n <= 4 * Self.stretch ? [0] : (0..<4).map { $0 * (n / 4) }
+    let whole = n <= 4 * Self.stretch
+    let starts = whole ? [0] : (0..<4).map { $0 * (n / 4) }
     for var i in starts {
       while i < n && input[i] & 0xC0 == 0x80 { i += 1 }
-      let end = n <= 4 * Self.stretch ? n : min(n, i + Self.stretch)
+      let end = whole ? n : min(n, i + Self.stretch)
       bytes += end - i
       while i < end {
         let b = input[i]
@@ -673,9 +677,10 @@ struct TextSample {
           i += 1
           continue
         }
+        // A lead byte (the input is well-formed) and its second byte.
+        guard b >= 0xC0, i + 1 < n else { break }
         leads += 1
-        guard let value = WordBoundary.scalar(at: i, in: input) else { break }
-        scalars[value, default: 0] += 1
+        pairs[Int(b - 0xC0) << 6 | Int(input[i + 1] & 0x3F)] += 1
         i += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
       }
     }
@@ -684,11 +689,8 @@ struct TextSample {
   /// The first two UTF-8 bytes of the sampled non-ASCII scalars, with how
   /// often each pair occurs.
   func leadPairs() -> [(lead: UInt8, second: UInt8, count: Int)] {
-    var counts: [UInt16: Int] = [:]
-    for (scalar, count) in scalars {
-      let (lead, second) = OneShotSearch.firstTwoUTF8(scalar)
-      counts[UInt16(lead) << 8 | UInt16(second), default: 0] += count
+    pairs.indices.compactMap { k in
+      pairs[k] == 0 ? nil : (UInt8(0xC0 + k >> 6), UInt8(0x80 | k & 0x3F), Int(pairs[k]))
     }
-    return counts.map { (UInt8($0.key >> 8), UInt8($0.key & 0xFF), $0.value) }
   }
 }

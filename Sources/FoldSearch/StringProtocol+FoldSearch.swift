@@ -91,7 +91,9 @@ extension FoldedText {
   /// The one-shot search of a prepared query over well-formed UTF-8 that is
   /// not in a `String` (a file's chunk, say), or nil when ``OneShotSearch``
   /// cannot plan the query (it starts with a combining mark, or the profile
-  /// is not `foundation`: fold the bytes whole then).
+  /// is not `foundation`) or the bytes are fewer than
+  /// ``OneShotSearch/minimumLength`` (planning would cost more than it
+  /// saves): fold the bytes whole then.
   ///
   /// - Precondition: `bytes` is well-formed UTF-8. Nothing is checked: the
   ///   verification decodes scalars around candidates without bounds tests,
@@ -99,6 +101,7 @@ extension FoldedText {
   package static func oneShotByteRanges(
     of query: FoldedQuery, inValidUTF8 bytes: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared
   ) -> [Range<Int>]? {
-    OneShotSearch(query, table: table)?.byteRanges(in: bytes)
+    guard bytes.count >= OneShotSearch.minimumLength else { return nil }
+    return OneShotSearch(query, table: table)?.byteRanges(in: bytes)
   }
 }
