@@ -1,5 +1,6 @@
-// Matching: every query over one folded chunk, whole-word filtering, and the
-// merge of several queries' matches.
+// Matching: every query over one chunk (the one-shot search of each, or one
+// whole fold for all), whole-word filtering, and the merge of several
+// queries' matches.
 
 import FoldSearch
 
@@ -11,6 +12,38 @@ struct Matcher: Sendable {
   /// Whether some query contains a scalar that is not a word character: only
   /// then can a match overlapping a rejected one pass the whole-word test.
   private let retryInside: Bool
+  /// Whether the one-shot search can plan every query (the `foundation`
+  /// profile, no query starting with a combining mark; the library decides):
+  /// only then are chunks validated and searched without the whole fold.
+  let oneShotPlansAll: Bool
+  /// Chunks shorter than this fold whole (the one-shot search's own
+  /// threshold: a scan buys nothing there). Tests lower it.
+  var oneShotMinimumLength = OneShotSearch.minimumLength
+
+  /// How a chunk was searched.
+  enum Path: Equatable {
+    /// Every query by the one-shot search.
+    case oneShot
+    /// One whole fold for every query (not all plan, the chunk is short or
+    /// not well-formed UTF-8, or a recent chunk had dense candidates).
+    case wholeFold
+    /// The one-shot search for the first `count` queries, then one whole
+    /// fold for the rest: the last of those found its candidates dense and
+    /// folded the rest of the chunk itself, so another dense query would
+    /// fold again.
+    case mixed(oneShot: Int)
+  }
+
+  /// What the search of one file carries from chunk to chunk.
+  struct Pacing {
+    /// Chunks still to fold whole without trying the one-shot search.
+    var wholeFoldChunks = 0
+    /// After a chunk where a query's candidates were dense (the one-shot
+    /// search then folds the rest of the chunk itself, and the queries after
+    /// it need a second fold), this many chunks fold whole, once for all
+    /// queries, before the one-shot search is tried again.
+    static let denseBackoff = 7
+  }
 
   /// nil when a query is empty (nothing to search for).
   init?(queries texts: [String], wholeWords: Bool, profile: FoldProfile = .foundation) {
@@ -23,14 +56,65 @@ struct Matcher: Sendable {
     self.wholeWords = wholeWords
     self.profile = profile
     retryInside = texts.contains { $0.unicodeScalars.contains { !Word.isWordScalar($0) } }
+    // Planning does not depend on the text: the library says once.
+    let table = profile.table
+    oneShotPlansAll = queries.allSatisfy { OneShotSearch($0, table: table) != nil }
   }
 
   /// The matches in `bytes` (original offsets): leftmost first, never
   /// overlapping; at one start the longest match wins.
   func ranges(in bytes: [UInt8]) -> [Range<Int>] {
+    var pacing = Pacing()
+    var path = Path.wholeFold
+    return ranges(in: bytes, pacing: &pacing, path: &path)
+  }
+
+  /// ``ranges(in:)`` for the next chunk of a file, telling how the chunk was
+  /// searched.
+  ///
+  /// The one-shot search (``OneShotSearch``) gives exactly the whole fold's
+  /// ranges (`FoldedText(utf8:).byteRanges(of:)`), so the path changes only
+  /// the speed: it scans the raw bytes at several GB/s and folds only around
+  /// candidates, where the whole fold runs at a fraction of a GB/s. It reads
+  /// only well-formed UTF-8, so the chunk is validated first
+  /// (``UTF8Validation``, several GB/s). A chunk that is not well-formed, or
+  /// a query it cannot plan, takes the whole fold, once for all queries; so
+  /// do the queries after one whose candidates were dense (it folded the
+  /// rest of the chunk itself: the chunk is never folded more than twice),
+  /// and the next chunks of the file for a while (``Pacing``).
+  func ranges(in bytes: [UInt8], pacing: inout Pacing, path: inout Path) -> [Range<Int>] {
     if queries.isEmpty { return [] }
-    let folded = FoldedText(utf8: bytes, profile: profile)
-    var perQuery: [[Range<Int>]] = queries.map { folded.byteRanges(of: $0) }
+    var perQuery: [[Range<Int>]] = []
+    perQuery.reserveCapacity(queries.count)
+    if oneShotPlansAll && bytes.count >= oneShotMinimumLength {
+      if pacing.wholeFoldChunks > 0 {
+        pacing.wholeFoldChunks -= 1
+      } else {
+        let table = profile.table
+        bytes.withUnsafeBufferPointer { buffer in
+          guard UTF8Validation.isValid(buffer) else { return }
+          for query in queries {
+            guard let search = OneShotSearch(query, table: table) else { break }
+            var statistics = OneShotSearch.Statistics()
+            // SAFETY: the chunk was validated just above.
+            perQuery.append(search.byteRanges(in: buffer, statistics: &statistics))
+            if statistics.wholeFoldFrom != nil {
+              pacing.wholeFoldChunks = Pacing.denseBackoff
+              break
+            }
+          }
+        }
+      }
+    }
+    switch perQuery.count {
+    case queries.count: path = .oneShot
+    case 0: path = .wholeFold
+    default: path = .mixed(oneShot: perQuery.count)
+    }
+    if perQuery.count < queries.count {
+      let folded = FoldedText(utf8: bytes, profile: profile)
+      for query in queries[perQuery.count...] { perQuery.append(folded.byteRanges(of: query)) }
+    }
     if wholeWords {
       perQuery = bytes.withUnsafeBufferPointer { buffer in
         zip(queries, perQuery).map { query, ranges in wordRanges(query, ranges, buffer) }

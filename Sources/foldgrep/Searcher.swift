@@ -76,6 +76,8 @@ final class Searcher {
   private var lastPrinted: Int? = nil  // number of the last printed line
   private var pendingAfter = 0
   private var kept: [KeptLine] = []
+  // The one-shot search's state from chunk to chunk.
+  private var pacing = Matcher.Pacing()
 
   init(
     options: Options, matcher: Matcher, printer: Printer?, consumer: ChunkConsumer?,
@@ -143,7 +145,8 @@ final class Searcher {
       if consumer == nil && pendingAfter == 0 { stop = true }
       return
     }
-    let ranges = matcher.ranges(in: chunk)
+    var path = Matcher.Path.wholeFold
+    let ranges = matcher.ranges(in: chunk, pacing: &pacing, path: &path)
     cursor = 0
     scanPos = 0
     var selectedEnd = ranges.count
