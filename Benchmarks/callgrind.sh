@@ -22,8 +22,11 @@ count() {  # phase, symbol pattern → instructions inside the probe
 }
 fold=$(count fold '*probeFold*' "$@")
 search=$(count search '*probeSearch*' "$@")
+oneshot=$(count oneshot '*probeOneShot*' "$@")
 needles=$("$binary" --probe search "$@" | awk '{print $2}')
 printf 'input: %s bytes\n' "$bytes"
 awk -v i="$fold" -v b="$bytes" 'BEGIN { printf "fold:   %.2f instructions/byte\n", i / b }'
 awk -v i="$search" -v b="$bytes" -v n="$needles" \
   'BEGIN { printf "search: %.2f instructions/byte (mean over %d needles)\n", i / b / n, n }'
+awk -v i="$oneshot" -v b="$bytes" -v n="$needles" \
+  'BEGIN { printf "one-shot: %.2f instructions/byte (mean over %d needles, foldedByteRanges)\n", i / b / n, n }'
