@@ -94,7 +94,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FoldGrepTests",
-      dependencies: ["foldgrep"]
+      dependencies: ["foldgrep", "_FoldSearchTestSupport"]
     ),
   ]
 )

@@ -1,6 +1,7 @@
 import FoldSearch
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 @testable import foldgrep
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 @testable import foldgrep
 
@@ -222,18 +223,5 @@ struct UTF8ValidationTests {
       let prefix = Array(text[..<at])
       _ = Self.check(prefix, Self.oracle(prefix), "cut at \(at)")
     }
-  }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
