@@ -303,6 +303,14 @@ package struct OneShotSearch {
     package var partnerIndex: Int?
 
     package init() {}
+
+    /// Adds the counts of another scan (a piece, or a scan again).
+    mutating func add(_ other: Statistics) {
+      reported += other.reported
+      verified += other.verified
+      work += other.work
+      if let cut = other.wholeFoldFrom { wholeFoldFrom = cut }
+    }
   }
 
   /// ``byteRanges(in:)``, recording what the scan did in `statistics`.
@@ -371,10 +379,7 @@ package struct OneShotSearch {
         from = Int(next)
       }
     }
-    statistics.reported += scan.statistics.reported
-    statistics.verified += scan.statistics.verified
-    statistics.work += scan.statistics.work
-    if let cut = scan.statistics.wholeFoldFrom { statistics.wholeFoldFrom = cut }
+    statistics.add(scan.statistics)
     return (result, !scan.aborted)
   }
 
@@ -430,9 +435,7 @@ package struct OneShotSearch {
         statistics.rescans += 1
       }
       merged += ranges
-      statistics.reported += pieceStatistics.reported
-      statistics.verified += pieceStatistics.verified
-      statistics.work += pieceStatistics.work
+      statistics.add(pieceStatistics)
     }
     statistics.pieces = threads
     return merged
