@@ -1,3 +1,5 @@
+import _FoldSearchSIMD
+
 /// The process-wide fold table: ``FoldRule`` precomputed for every scalar.
 ///
 /// ## Layout
@@ -66,11 +68,11 @@ package final class FoldTable: Sendable {
   package static let shared = FoldTable(
     rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges())
 
-  // SAFETY: the three buffers are allocated in `init`, fully written before
+  // SAFETY: the buffers are allocated in `init`, fully written before
   // `init` returns, never written again and never freed (the table lives for
   // the whole process), so sharing them across threads is sound.
-  nonisolated(unsafe) private let stage1: UnsafeMutableBufferPointer<UInt16>
-  nonisolated(unsafe) private let stage2: UnsafeMutableBufferPointer<UInt32>
+  nonisolated(unsafe) package let stage1: UnsafeMutableBufferPointer<UInt16>
+  nonisolated(unsafe) package let stage2: UnsafeMutableBufferPointer<UInt32>
   nonisolated(unsafe) package let pool: UnsafeMutableBufferPointer<UInt8>
   /// `asciiFold[b]` for b < 0x80: the folded ASCII byte (ASCII folds to ASCII).
   nonisolated(unsafe) package let asciiFold: UnsafeMutableBufferPointer<UInt8>
@@ -91,6 +93,10 @@ package final class FoldTable: Sendable {
   /// `asciiSimple[b]`: ASCII byte b folds to the one byte `asciiFold[b]`
   /// (the fold loop's one-byte path); otherwise it takes the general path.
   nonisolated(unsafe) package let asciiSimple: UnsafeMutableBufferPointer<Bool>
+  /// `asciiAction[b]`: for the fold's C fast path (`fssimd_fold_run`), what
+  /// ASCII byte b folds to when the vector path stops at it: the folded byte,
+  /// `FSSIMD_ASCII_IGNORABLE` or `FSSIMD_ASCII_STOP` (the general path).
+  nonisolated(unsafe) package let asciiAction: UnsafeMutableBufferPointer<UInt8>
   /// The largest ratio of folded to original UTF-8 length of any scalar
   /// (and of U+FFFD for a one-byte ill-formed sequence): bounds the folded
   /// buffer's size.
@@ -268,6 +274,14 @@ package final class FoldTable: Sendable {
       if (0x09...0x0D).contains(b) || (0x20...0x7E).contains(b) {
         printable = printable && folds == lowered
       }
+    }
+    self.asciiAction = .allocate(capacity: 128)
+    for b in 0..<128 {
+      let e = Entry(rawValue: self.stage2[Int(self.stage1[0]) << 8 | b])
+      self.asciiAction[b] =
+        self.asciiSimple[b]
+        ? self.asciiFold[b]
+        : e.isIgnorable ? UInt8(FSSIMD_ASCII_IGNORABLE) : UInt8(FSSIMD_ASCII_STOP)
     }
     // With ASCII starters, the wide path stops before each that a possible
     // continuation follows (see `asciiContractionWords`), or is not used.

@@ -5,7 +5,17 @@ import _FoldSearchSIMD
 /// ## Idea
 /// One forward pass decodes the input scalar by scalar and writes each one's
 /// fold from the ``FoldTable`` into a buffer sized for the worst case
-/// (`FoldTable.maxExpansion` × input). Three paths, by frequency:
+/// (`FoldTable.maxExpansion` × input). Where the CPU has vectors and the
+/// table folds printable ASCII by plain lowercasing (every profile but the
+/// ones whose ASCII letters start contractions), a C fast path
+/// (`fssimd_fold_run`) takes the text first: ASCII a vector at a time (32 or
+/// 16 bytes lowercased and stored whole), and at each byte the vector
+/// stops at, the two- and three-byte scalars that follow, from the same
+/// tables, writing the same map notes into the ``NoteBuffer``. It returns
+/// for what only the Swift paths handle (four-byte scalars, ill-formed
+/// input, contraction starters, folds longer than four bytes of a two-byte
+/// scalar) and for the last vector's worth of input. The Swift paths, by
+/// frequency:
 /// - **ASCII, eight bytes at a time**: a word without high bits is lowercased
 ///   with SWAR arithmetic (a byte in `A...Z` gets 0x20 added) and stored whole;
 ///   ASCII never needs a map entry. (Only for tables where ASCII folds by
@@ -33,6 +43,10 @@ extension FoldedText {
   /// vector kernel: most runs between accented letters are short, and a
   /// kernel call that stops at once costs more than a few words.
   static let wordsBeforeKernel = 4
+
+  /// Input the C fast path (`fssimd_fold_run`) needs left to be worth a
+  /// call: one 32-byte vector. Shorter tails take the word-at-a-time path.
+  static let fastPathMinimum = 32
 
   /// The result of folding a buffer.
   struct Folding {
@@ -102,13 +116,23 @@ extension FoldedText {
   /// Folds `input` with a fold table (the default profile's unless given).
   ///
   /// - Complexity: O(n) in the input length.
-  static func fold(_ input: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared) -> Folding {
+  ///
+  /// `level` is the vector level of the C fast path (`fssimd_fold_run`):
+  /// the best this CPU runs unless a test pins a lower one (the portable
+  /// level folds without the fast path); the result is the same at every
+  /// level.
+  static func fold(
+    _ input: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared,
+    level: Int32 = fssimd_best_level()
+  ) -> Folding {
     var map = OffsetMap()
     var invalid: [InvalidSequence] = []
     let folded = [UInt8](unsafeUninitializedCapacity: foldCapacity(input.count, table: table)) {
       buffer, initialized in
+      adviseHugePages(buffer.baseAddress!, inputCount: input.count)
       initialized = fold(
-        input, into: buffer.baseAddress!, table: table, map: &map, invalid: &invalid)
+        input, into: buffer.baseAddress!, table: table, map: &map, invalid: &invalid,
+        level: level)
     }
     map.finish(foldedCount: folded.count, originalCount: input.count)
     return Folding(folded: folded, map: map, invalidSequences: invalid)
@@ -130,7 +154,7 @@ extension FoldedText {
   ///   in (bytes past the folded length are garbage).
   static func fold(
     _ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, table: FoldTable,
-    map: inout OffsetMap, invalid: inout [InvalidSequence]
+    map: inout OffsetMap, invalid: inout [InvalidSequence], level: Int32 = fssimd_best_level()
   ) -> Int {
     let count = input.count
     guard count > 0, let source = input.baseAddress else { return 0 }
@@ -141,7 +165,6 @@ extension FoldedText {
     let ascii = table.asciiFold.baseAddress!
     let plainASCII = table.asciiIsPlainLowercase
     let twoByte = table.twoByte.baseAddress!
-    let level = fssimd_best_level()
     // Word-at-a-time and vector ASCII paths: for tables whose printable
     // ASCII folds by plain lowercasing; they stop at non-ASCII bytes and,
     // unless every ASCII byte folds that way, at control bytes.
@@ -154,9 +177,39 @@ extension FoldedText {
     let asciiContractions = table.asciiContractionWords != nil
     var notes = NoteBuffer()
     defer { notes.deallocate() }
+    // The C fast path (ASCII vectors and two-byte scalars in one loop), for
+    // the tables the vector path serves, on CPUs with vectors.
+    let fastPath =
+      wideASCII && !asciiContractions && level >= FSSIMD_LEVEL_SSE2 && NoteBuffer.layoutMatches
+    var state = fssimd_fold_state(
+      src: source, count: Int64(count), dst: out, two_byte: UnsafePointer(twoByte),
+      ascii_action: UnsafePointer(table.asciiAction.baseAddress!),
+      stage1: UnsafePointer(table.stage1.baseAddress!),
+      stage2: UnsafePointer(table.stage2.baseAddress!),
+      pool: UnsafePointer(table.pool.baseAddress!),
+      stop_at_controls: stopAtControls ? 1 : 0, i: 0, o: 0, notes: nil, note_count: 0,
+      note_capacity: Int64(NoteBuffer.capacity))
     var i = 0
     var o = 0
     while i < count {
+      if fastPath && count &- i >= Self.fastPathMinimum
+        && source[i] < 0xF0
+      {
+        // SAFETY: `out` has the room fssimd_fold_run asks (foldCapacity,
+        // o <= i * maxExpansion); the notes go to the buffer's free slots.
+        state.i = Int64(i)
+        state.o = Int64(o)
+        notes.withKernelSlots { slots, used in
+          state.notes = slots
+          state.note_count = Int64(used)
+          fssimd_fold_run(level, &state)
+          used = Int(state.note_count)
+        }
+        i = Int(state.i)
+        o = Int(state.o)
+        notes.drainIfNearlyFull(into: &map)
+        // Fewer than a vector left, or a byte for the paths below.
+      }
       var words = 0
       // (Not at a non-ASCII byte: runs of non-Latin letters go from
       // scalar to scalar without a word load that would stop at once.)
@@ -385,6 +438,40 @@ struct NoteBuffer: ~Copyable {
   @inline(__always)
   mutating func atomicStart(folded: Int, original: Int, into map: inout OffsetMap) {
     record(OffsetMap.Entry(unchecked: folded, original: original, isAtomic: true), into: &map)
+  }
+
+  /// Calls `body` with the buffer's slots, as the C fast path's notes,
+  /// and the count used (which `body` updates: it may write notes up to
+  /// ``capacity``).
+  ///
+  /// - Precondition: ``layoutMatches`` (the caller checks it once).
+  @inline(__always)
+  mutating func withKernelSlots(
+    _ body: (UnsafeMutablePointer<fssimd_fold_note>, inout Int) -> Void
+  ) {
+    // SAFETY: fssimd_fold_note has OffsetMap.Entry's layout (the caller
+    // checked `layoutMatches`): two 64-bit words, the folded position with
+    // the atomic flag in bit 62, then the original position.
+    let raw = UnsafeMutableRawPointer(base).assumingMemoryBound(to: fssimd_fold_note.self)
+    body(raw, &count)
+  }
+
+  /// Whether `fssimd_fold_note` and ``OffsetMap/Entry`` agree on layout.
+  static let layoutMatches: Bool = {
+    var note = fssimd_fold_note(folded_and_flag: 5 | 1 << 62, original: 7)
+    return MemoryLayout<OffsetMap.Entry>.size == MemoryLayout<fssimd_fold_note>.size
+      && MemoryLayout<OffsetMap.Entry>.stride == MemoryLayout<fssimd_fold_note>.stride
+      && withUnsafeBytes(of: &note) { raw in
+        raw.load(as: OffsetMap.Entry.self)
+          == OffsetMap.Entry(unchecked: 5, original: 7, isAtomic: true)
+      }
+  }()
+
+  /// Drains the buffer when fewer than two slots are free (the C fast
+  /// path's stopping rule), so that it can always make progress.
+  @inline(__always)
+  mutating func drainIfNearlyFull(into map: inout OffsetMap) {
+    if count > Self.capacity - 2 { drain(into: &map) }
   }
 
   @inline(__always)

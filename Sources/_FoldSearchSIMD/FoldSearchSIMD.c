@@ -158,6 +158,142 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
   return count;
 }
 
+// MARK: - Fold fast path, the scalar part
+
+// Appends a map note (o, i), flagged atomic or not. Caller obligations: a
+// free slot at notes[*k].
+#define FSSIMD_NOTE(folded, orig)         \
+  do {                                    \
+    notes[k].folded_and_flag = (folded);  \
+    notes[k].original = (orig);           \
+    k++;                                  \
+  } while (0)
+
+// Folds the scalars at i that the vector path stopped at (non-ASCII bytes
+// and, with stop_at_controls, controls) until an ASCII byte the vector path
+// folds (returns 1) or a byte the caller must fold, or fewer than two note
+// slots (returns 0). Always inlined into the vector loops, so that the
+// positions stay in registers. Caller obligations: those of fssimd_fold_run
+// for the positions given.
+//
+// The state's fields come by value (`c`, a copy the caller made once), so
+// that the compiler need not reload them after each byte store (a byte
+// store may alias anything in memory, but not a local whose address never
+// escapes).
+typedef struct {
+  const uint8_t *src;
+  int64_t count;
+  uint8_t *dst;
+  const uint64_t *two_byte;
+  const uint8_t *ascii_action;
+  const uint16_t *stage1;
+  const uint32_t *stage2;
+  const uint8_t *pool;
+  fssimd_fold_note *notes;
+  int64_t last_note;  ///< note_capacity − 2
+  int32_t stop_at_controls;
+} fssimd_fold_context;
+
+static inline fssimd_fold_context fssimd_fold_context_of(const fssimd_fold_state *s) {
+  fssimd_fold_context c = {
+      s->src,    s->count, s->dst,   s->two_byte,          s->ascii_action,     s->stage1,
+      s->stage2, s->pool,  s->notes, s->note_capacity - 2, s->stop_at_controls,
+  };
+  return c;
+}
+
+__attribute__((always_inline)) static inline int fssimd_fold_scalars(
+    const fssimd_fold_context c, int64_t *pi, int64_t *po, int64_t *pk) {
+  const fssimd_fold_context *s = &c;
+  const uint8_t *src = c.src;
+  uint8_t *dst = c.dst;
+  const int64_t n = c.count;
+  const int64_t last_note = c.last_note;
+  fssimd_fold_note *notes = c.notes;
+  int64_t i = *pi, o = *po, k = *pk;
+  int result = 0;
+  while (k <= last_note && i + 2 <= n) {
+    const uint8_t b0 = src[i];
+    if (b0 < 0x80) {
+      if (!s->stop_at_controls || (b0 >= 0x20 && b0 != 0x7F)) {
+        result = 1;
+        break;
+      }
+      const uint8_t a = s->ascii_action[b0];
+      if (a < 0x80) {
+        dst[o++] = a;
+        i++;
+      } else if (a == FSSIMD_ASCII_IGNORABLE) {
+        i++;
+        FSSIMD_NOTE(o, i);
+      } else {
+        break;
+      }
+      continue;
+    }
+    const uint8_t b1 = src[i + 1];
+    if ((b1 & 0xC0) != 0x80) break;
+    if (b0 < 0xE0) {
+      if (b0 < 0xC2) break;
+      const uint64_t packed = s->two_byte[(b0 & 0x1F) << 6 | (b1 & 0x3F)];
+      if (packed & FSSIMD_TWO_BYTE_IDENTITY) {
+        dst[o] = b0;
+        dst[o + 1] = b1;
+        i += 2;
+        o += 2;
+      } else if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
+        i += 2;
+        FSSIMD_NOTE(o, i);
+      } else if (packed & FSSIMD_TWO_BYTE_SLOW) {
+        break;
+      } else {
+        const int64_t length = (int64_t)((packed >> 32) & 7);
+        const int atomic = (packed & FSSIMD_TWO_BYTE_ATOMIC) != 0;
+        if (atomic) FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
+        const uint32_t bytes = (uint32_t)packed;
+        memcpy(dst + o, &bytes, 4);
+        o += length;
+        i += 2;
+        if (atomic || length != 2) FSSIMD_NOTE(o, i);
+      }
+      continue;
+    }
+    // Three bytes, well-formed (Table 3-7 of the Unicode Standard).
+    if (b0 >= 0xF0 || i + 3 > n) break;
+    const uint8_t b2 = src[i + 2];
+    if ((b2 & 0xC0) != 0x80 || (b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 > 0x9F)) break;
+    const uint32_t value = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(b1 & 0x3F) << 6 | (b2 & 0x3F);
+    const uint32_t entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
+    if (entry == 0) {
+      dst[o] = b0;
+      dst[o + 1] = b1;
+      dst[o + 2] = b2;
+      i += 3;
+      o += 3;
+    } else if (entry == 0xFFFFFFFFu) {
+      i += 3;
+      FSSIMD_NOTE(o, i);
+    } else if (entry & 0x80000000u) {
+      break;  // a contraction starter: the caller tries its contractions
+    } else {
+      const int64_t length = (int64_t)((entry >> 1) & 0x7F);
+      const int atomic = (entry & 1) != 0;
+      const uint8_t *bytes = s->pool + ((entry >> 8) & 0x7FFFFF);
+      if (atomic) FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
+      for (int64_t j = 0; j < length; j++) dst[o + j] = bytes[j];
+      o += length;
+      i += 3;
+      if (atomic || length != 3) FSSIMD_NOTE(o, i);
+    }
+  }
+  *pi = i;
+  *po = o;
+  *pk = k;
+  return result;
+}
+
+#undef FSSIMD_NOTE
+
 // MARK: - Vector layer
 
 #if defined(__x86_64__)
@@ -309,6 +445,23 @@ int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t
 #endif
     default:
       return 0;
+  }
+}
+
+// MARK: - Fold fast path
+
+void fssimd_fold_run(int32_t level, fssimd_fold_state *state) {
+  switch (fssimd_clamp(level)) {
+#if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX2:
+      fssimd_fold_run_avx2(state);
+      return;
+    case FSSIMD_LEVEL_SSE2:
+      fssimd_fold_run_sse2(state);
+      return;
+#endif
+    default:
+      return;
   }
 }
 

@@ -151,3 +151,40 @@ FSK_TARGET static int64_t FSK_NAME(ascii_lower)(const uint8_t *src, int64_t n, u
   }
   return i;
 }
+
+// The fold's fast path (fssimd_fold_run): one vector per step lowercased and
+// stored whole at dst + o (as fssimd_ascii_lower does); at the first byte
+// the vector path does not fold, the ASCII prefix is kept and the scalar
+// part (fssimd_fold_scalars) takes over until ASCII resumes. Loads stay
+// inside [0, count): a vector is loaded only when i + FSK_V <= count; a store
+// at dst + o of FSK_V bytes stays inside the caller's room, since
+// o + FSK_V <= i × E + FSK_V <= count × E.
+FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
+  const FSK_VEC below = FSK_SPLAT('A' - 1), above = FSK_SPLAT('Z' + 1);
+  const FSK_VEC delta = FSK_SPLAT(0x20), space = FSK_SPLAT(0x20), del = FSK_SPLAT(0x7F);
+  const fssimd_fold_context c = fssimd_fold_context_of(s);
+  const uint8_t *src = c.src;
+  uint8_t *dst = c.dst;
+  const int64_t n = c.count;
+  const int controls = c.stop_at_controls;
+  int64_t i = s->i, o = s->o, k = s->note_count;
+  while (i + FSK_V <= n) {
+    FSK_VEC v = FSK_LOADU(src + i);
+    FSK_VEC upper = FSK_AND(FSK_GT(v, below), FSK_GT(above, v));
+    FSK_STOREU(dst + o, FSK_ADD(v, FSK_AND(upper, delta)));
+    uint32_t stop = (uint32_t)FSK_MASK(v);
+    if (controls) stop |= (uint32_t)FSK_MASK(FSK_OR(FSK_GT(space, v), FSK_EQ(v, del)));
+    if (stop == 0) {
+      i += FSK_V;
+      o += FSK_V;
+      continue;
+    }
+    const int64_t prefix = (int64_t)__builtin_ctz(stop);
+    i += prefix;
+    o += prefix;
+    if (!fssimd_fold_scalars(c, &i, &o, &k)) break;
+  }
+  s->i = i;
+  s->o = o;
+  s->note_count = k;
+}

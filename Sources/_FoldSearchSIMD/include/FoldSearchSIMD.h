@@ -1,4 +1,5 @@
-// FoldSearchSIMD.h — vector kernels for byte search (no ICU). Prefix fssimd_.
+// FoldSearchSIMD.h — vector kernels for byte search and the fold's fast
+// path (no ICU). Prefix fssimd_.
 //
 // Layers (as in BurntSushi's memchr crate):
 //   1. portable algorithm — plain C loops, any CPU (FSSIMD_LEVEL_PORTABLE);
@@ -128,6 +129,86 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
 /// `level` as for fssimd_find_short.
 int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst,
                            int32_t stop_at_controls);
+
+/// One note of the fold's offset map, as FoldSearch's `OffsetMap.Entry`
+/// lays it out: the folded position (with bit 62 set when an atomic
+/// expansion starts there) and the original position.
+typedef struct {
+  int64_t folded_and_flag;
+  int64_t original;
+} fssimd_fold_note;
+
+/// Bit 62 of fssimd_fold_note.folded_and_flag: an atomic expansion starts.
+#define FSSIMD_FOLD_NOTE_ATOMIC ((int64_t)1 << 62)
+
+/// Flags of a packed two-byte fold (FoldSearch's `FoldTable.TwoByte`): bits
+/// 0–31 hold up to four folded bytes (the first lowest), bits 32–34 their
+/// count, then these.
+#define FSSIMD_TWO_BYTE_ATOMIC ((uint64_t)1 << 36)
+#define FSSIMD_TWO_BYTE_IDENTITY ((uint64_t)1 << 37)
+#define FSSIMD_TWO_BYTE_IGNORABLE ((uint64_t)1 << 38)
+#define FSSIMD_TWO_BYTE_SLOW ((uint64_t)1 << 39)
+
+/// `ascii_action[b]` of a fssimd_fold_state for an ASCII byte b: below 0x80
+/// the byte it folds to; FSSIMD_ASCII_IGNORABLE: skipped; FSSIMD_ASCII_STOP:
+/// the caller folds it.
+#define FSSIMD_ASCII_IGNORABLE 0x80
+#define FSSIMD_ASCII_STOP 0xFF
+
+/// The state of the fold loop's fast path, fssimd_fold_run: the input and
+/// output, the tables, the positions (updated) and the notes buffer.
+typedef struct {
+  const uint8_t *src;
+  int64_t count;  ///< bytes at `src`
+  uint8_t *dst;
+  /// 2048 packed folds of the two-byte scalars, indexed by
+  /// (b0 & 0x1F) << 6 | (b1 & 0x3F).
+  const uint64_t *two_byte;
+  /// 128 actions for ASCII bytes the vector path stops at (controls, when
+  /// `stop_at_controls`); see FSSIMD_ASCII_STOP.
+  const uint8_t *ascii_action;
+  /// The two-stage table of every scalar's fold (FoldSearch's
+  /// `FoldTable.Entry`), for three-byte scalars: the entry of scalar c is
+  /// stage2[stage1[c >> 8] << 8 | (c & 0xFF)]; 0 identity, 0xFFFFFFFF
+  /// ignorable, bit 31 a contraction starter, otherwise pool bytes
+  /// (offset in bits 8–30, length in bits 1–7, atomic in bit 0).
+  const uint16_t *stage1;
+  const uint32_t *stage2;
+  const uint8_t *pool;
+  /// Nonzero: the vector path stops at bytes below 0x20 and at 0x7F (their
+  /// fold is not plain lowercasing); zero: every ASCII byte folds by plain
+  /// lowercasing.
+  int32_t stop_at_controls;
+  int64_t i;  ///< input position (updated)
+  int64_t o;  ///< output position (updated)
+  fssimd_fold_note *notes;
+  int64_t note_count;  ///< notes written (updated)
+  int64_t note_capacity;
+} fssimd_fold_state;
+
+/// The fold loop's fast path: folds from `state->i` for as long as the input
+/// is ASCII whose fold is plain lowercasing (one vector of 16 or 32 bytes
+/// per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP,
+/// two-byte scalars whose packed fold is not FSSIMD_TWO_BYTE_SLOW, and
+/// well-formed three-byte scalars that do not start a contraction,
+/// appending each map note the fold loop would: after an ignorable scalar
+/// (o, i after it); at an atomic fold, its start (flagged) and its end;
+/// after a fold of another length than the scalar's, its end. Returns when
+/// fewer than one vector of input remains, at a byte it does not fold (a
+/// four-byte lead, an ill-formed sequence, a slow fold or contraction
+/// starter, a STOP action), or when fewer than two free note slots remain;
+/// `i`, `o` and `note_count` then say where.
+/// Bytes of dst past `o` may have been written (with garbage). Level
+/// PORTABLE returns at once.
+///
+/// Caller obligations: `src` points to `count` readable bytes; `dst` has
+/// room for count × E + 16 bytes, where E >= 1 bounds the output per input
+/// byte of every fold in the tables, and o <= i × E; 0 <= i <= count; the
+/// tables point to 2048 and 128 readable entries, every packed length
+/// <= 4, and a two-stage table whose entries for U+0800...U+FFFF are
+/// readable, with their pool bytes; `notes` points to `note_capacity` writable slots, note_count <=
+/// note_capacity; `level` as for fssimd_find_short.
+void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
 /// What makes a raw UTF-8 byte position a candidate for a one-shot search
 /// that folds only windows around candidates (FoldSearch's

@@ -1,0 +1,78 @@
+import Testing
+import _FoldSearchSIMD
+import _FoldSearchTestSupport
+
+@testable import FoldSearch
+
+/// The fold loop's C fast path (`fssimd_fold_run`: ASCII vectors, two- and
+/// three-byte scalars, map notes) must fold exactly as the Swift paths do:
+/// the same folded bytes, map entries and ill-formed sequences at every
+/// vector level (the portable level takes no fast path at all), for every
+/// profile, whatever the mix of runs it stops and resumes at.
+@Suite("Fold fast path")
+struct FoldFastPathTests {
+  /// Pieces that start, stop and resume the fast path: ASCII runs longer
+  /// than a vector (upper case, controls, DEL), two-byte folds of every kind
+  /// (identity, accented, ignorable soft hyphen, atomic), three-byte ones
+  /// (identity, folded, ignorable, atomic Hangul, contraction starters of
+  /// the collation profiles), four-byte scalars and ill-formed bytes.
+  static let pieces: [[UInt8]] = [
+    Array("The Quick BROWN fox jumps over THE lazy dog, again and AGAIN. ".utf8),
+    Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8),
+    Array("tab\tnew\nline\r\n".utf8), [0x01, 0x1F, 0x7F, 0x00], Array(" ".utf8),
+    Array("É".utf8), Array("é".utf8), Array("ß".utf8), Array("Ω".utf8), Array("д".utf8),
+    Array("\u{AD}".utf8), Array("\u{301}".utf8), Array("ǰ".utf8), Array("ﬃ".utf8),
+    Array("’".utf8), Array("“”".utf8), Array("—".utf8), Array("日本".utf8), Array("한".utf8),
+    Array("\u{200D}".utf8), Array("\u{FEFF}".utf8), Array("ＡＢＣ".utf8), Array("が".utf8),
+    Array("и".utf8), Array("\u{306}".utf8), Array("เ".utf8), Array("ก".utf8),
+    Array("aa".utf8), Array("İı".utf8), Array("👍\u{1F3FD}".utf8),
+    [0xFF], [0xE2, 0x82], [0xF0, 0x9F], [0xC3], [0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80],
+  ]
+
+  @Test(
+    arguments: [
+      (11, FoldProfile.foundation), (12, .foundation), (13, .collation),
+      (14, .collation(locale: "da")), (15, .collation(locale: "tr")),
+    ] as [(UInt64, FoldProfile)])
+  func everyLevelFoldsAlike(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    let table = profile.table
+    for iteration in 0..<400 {
+      var bytes: [UInt8] = []
+      let n = Int.random(in: 0...120, using: &rng)
+      for _ in 0..<n {
+        // Mostly long ASCII runs, as in prose, so the vector path runs.
+        let piece =
+          Int.random(in: 0..<3, using: &rng) == 0
+          ? Self.pieces[Int.random(in: 0..<2, using: &rng)]
+          : Self.pieces.randomElement(using: &rng)!
+        bytes += piece.prefix(Int.random(in: 1...piece.count, using: &rng))
+      }
+      bytes.withUnsafeBufferPointer { input in
+        let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
+        for level in [FSSIMD_LEVEL_SSE2, FSSIMD_LEVEL_AVX2] where level <= fssimd_best_level() {
+          let fast = FoldedText.fold(input, table: table, level: Int32(level))
+          let context = "seed \(seed) iteration \(iteration) level \(level) \(profile)"
+          #expect(fast.folded == portable.folded, "\(context)")
+          #expect(fast.map.entries == portable.map.entries, "\(context)")
+          #expect(fast.invalidSequences == portable.invalidSequences, "\(context)")
+          #expect(fast.map.violations().isEmpty, "\(context)")
+        }
+      }
+    }
+  }
+
+  /// A text with more map notes than the fast path's buffer holds at once
+  /// (every letter accented), so that it stops for room and resumes.
+  @Test func manyNotesFillTheBuffer() {
+    let text = String(repeating: "éÀüÑøß", count: 400) + String(repeating: "x", count: 40)
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBufferPointer { input in
+      let portable = FoldedText.fold(input, level: Int32(FSSIMD_LEVEL_PORTABLE))
+      let fast = FoldedText.fold(input)
+      #expect(fast.folded == portable.folded)
+      #expect(fast.map.entries == portable.map.entries)
+      #expect(fast.map.entries.count > NoteBuffer.capacity * 4)
+    }
+  }
+}
