@@ -129,7 +129,7 @@ extension FoldedText {
     var invalid: [InvalidSequence] = []
     let folded = [UInt8](unsafeUninitializedCapacity: foldCapacity(input.count, table: table)) {
       buffer, initialized in
-      adviseHugePages(buffer.baseAddress!, inputCount: input.count)
+      adviseHugePages(buffer.baseAddress!, count: expectedOutput(input.count))
       initialized = fold(
         input, into: buffer.baseAddress!, table: table, map: &map, invalid: &invalid,
         level: level)

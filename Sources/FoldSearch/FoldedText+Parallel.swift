@@ -101,11 +101,8 @@ extension FoldedText {
       nonisolated(unsafe) let slots = pieces
       nonisolated(unsafe) let source = input
       nonisolated(unsafe) let base = buffer.baseAddress!
-      // Each piece's region, and the start of the buffer where the pieces
-      // are closed up.
-      adviseHugePages(base, inputCount: input.count)
-      for k in 1..<threads {
-        adviseHugePages(base + regions[k], inputCount: cuts[k + 1] - cuts[k])
+      for k in 0..<threads {
+        adviseHugePages(base + regions[k], count: expectedOutput(cuts[k + 1] - cuts[k]))
       }
       let bounds = cuts
       DispatchQueue.concurrentPerform(iterations: threads) { k in
@@ -117,12 +114,8 @@ extension FoldedText {
         map.finish(foldedCount: length, originalCount: bounds[k + 1] - bounds[k])
         slots[k] = Piece(length: length, map: map, invalidSequences: invalid)
       }
-      var offset = 0
-      for k in 0..<threads {
-        compact(base, from: regions[k], to: offset, count: pieces[k]!.length)
-        offset += pieces[k]!.length
-      }
-      initialized = offset
+      let lengths = (0..<threads).map { pieces[$0]!.length }
+      initialized = closeUp(base, regions: regions, lengths: lengths)
     }
     var map = OffsetMap()
     map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.count } + threads)
@@ -161,6 +154,59 @@ extension FoldedText {
     var invalidSequences: [InvalidSequence]
   }
 
+  /// Closes up the pieces folded into `regions` of `base` (piece k's
+  /// `lengths[k]` bytes at `regions[k]`, `regions[0]` being 0) so that they
+  /// follow one another from `base`; returns their total length.
+  ///
+  /// When every destination lies below every region still to move (two
+  /// pieces of text whose fold is not much longer than the text: the
+  /// common case), the bytes are copied in stretches on all the pieces'
+  /// threads at once; otherwise piece by piece (``compact``). Either way
+  /// the pages moved out of are returned as the copy goes.
+  static func closeUp(
+    _ base: UnsafeMutablePointer<UInt8>, regions: [Int], lengths: [Int]
+  ) -> Int {
+    let total = lengths.reduce(0, +)
+    guard lengths.count > 1 else { return total }
+    adviseHugePages(base + lengths[0], count: total - lengths[0])
+    if total <= regions[1] {
+      // Every move is then a plain copy between disjoint ranges: split
+      // them into stretches of 2 MiB (a huge page), one task each, so
+      // that memory stays within a few stretches of one folded copy.
+      var stretches: [(source: Int, destination: Int, count: Int)] = []
+      let stretch = 2 << 20
+      var destination = lengths[0]
+      for k in 1..<lengths.count {
+        var done = 0
+        while done < lengths[k] {
+          let n = min(stretch, lengths[k] - done)
+          stretches.append((regions[k] + done, destination + done, n))
+          done += n
+        }
+        destination += lengths[k]
+      }
+      nonisolated(unsafe) let buffer = base
+      let work = stretches
+      DispatchQueue.concurrentPerform(iterations: work.count) { t in
+        let (source, destination, n) = work[t]
+        // SAFETY: the ranges lie in the caller's buffer and are disjoint
+        // from each other and from every other task's (all destinations
+        // end by `total` <= regions[1], where the sources start).
+        (buffer + destination).update(from: buffer + source, count: n)
+        // Only whole pages inside this task's source stretch (their bytes
+        // are copied; neighbours' pages are theirs).
+        releasePages(buffer, from: source, to: source + n)
+      }
+      return total
+    }
+    var offset = 0
+    for k in 0..<lengths.count {
+      compact(base, from: regions[k], to: offset, count: lengths[k])
+      offset += lengths[k]
+    }
+    return offset
+  }
+
   /// Moves `count` bytes at `base + source` down to `base + destination`
   /// (not after `source`), 512 KiB at a time, returning to the system the
   /// pages of each moved stretch that the result does not use, so that
@@ -188,22 +234,20 @@ extension FoldedText {
     }
   }
 
-  /// Asks the system to back the output buffer at `base`, for a fold of
-  /// `inputCount` bytes, with huge pages where it can (Linux transparent
-  /// huge pages, "madvise" mode): the first touch then faults once per
-  /// 2 MiB instead of once per 4 KiB page, which made the fold of large
-  /// texts up to 1.8× faster. Only the first three quarters of the input's
-  /// length are advised (a fold is rarely shorter than that: Latin text
-  /// folds to 0.96 of its length), so that a huge page is seldom touched
-  /// only in part: an untouched tail costs no memory. Only for inputs of
-  /// ``hugePageMinimum`` bytes and more; a no-op where unsupported. The
-  /// contents are unaffected.
+  /// Asks the system to back the whole huge pages of `base[0..<count]`
+  /// with huge pages where it can (Linux transparent huge pages, "madvise"
+  /// mode): their first touch then faults once per 2 MiB instead of once
+  /// per 4 KiB page, which made the fold of large texts up to 1.8× faster.
+  /// Callers advise only what they will surely write (a page touched in
+  /// part would hold memory for nothing): a fold's output is rarely shorter
+  /// than three quarters of its input (Latin text folds to 0.96 of its
+  /// length; ``expectedOutput(_:)``). Only for ``hugePageMinimum`` bytes and
+  /// more; a no-op where unsupported. The contents are unaffected.
   ///
-  /// - Precondition: the buffer holds at least `inputCount` bytes.
-  static func adviseHugePages(_ base: UnsafeMutablePointer<UInt8>, inputCount: Int) {
+  /// - Precondition: the range lies inside one allocation.
+  static func adviseHugePages(_ base: UnsafeMutablePointer<UInt8>, count: Int) {
     #if os(Linux)
-      guard inputCount >= hugePageMinimum else { return }
-      let count = inputCount / 4 * 3
+      guard count >= hugePageMinimum else { return }
       let huge = 2 << 20
       let start = (Int(bitPattern: base) + huge - 1) / huge * huge
       let end = (Int(bitPattern: base) + count) / huge * huge
@@ -214,8 +258,11 @@ extension FoldedText {
     #endif
   }
 
-  /// The smallest input whose output ``adviseHugePages(_:inputCount:)``
-  /// advises.
+  /// The output a fold of `inputCount` bytes surely writes, for
+  /// ``adviseHugePages(_:count:)``: three quarters of it.
+  static func expectedOutput(_ inputCount: Int) -> Int { inputCount / 4 * 3 }
+
+  /// The smallest range ``adviseHugePages(_:count:)`` advises.
   static let hugePageMinimum = 4 << 20
 
   /// Returns to the system the whole pages of `base[from..<to]`, whose

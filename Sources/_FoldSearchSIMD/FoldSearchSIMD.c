@@ -212,7 +212,10 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
   fssimd_fold_note *notes = c.notes;
   int64_t i = *pi, o = *po, k = *pk;
   int result = 0;
-  while (k <= last_note && i + 2 <= n) {
+  // Four bytes left at the loop's top cover the reads of a two- or
+  // three-byte scalar; the note room is checked before a scalar that may
+  // add notes (at most two), not before an identity.
+  while (i + 4 <= n) {
     const uint8_t b0 = src[i];
     if (b0 < 0x80) {
       if (!s->stop_at_controls || (b0 >= 0x20 && b0 != 0x7F)) {
@@ -220,6 +223,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         break;
       }
       const uint8_t a = s->ascii_action[b0];
+      if (k > last_note) break;
       if (a < 0x80) {
         dst[o++] = a;
         i++;
@@ -241,11 +245,11 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         dst[o + 1] = b1;
         i += 2;
         o += 2;
+      } else if (k > last_note || (packed & FSSIMD_TWO_BYTE_SLOW)) {
+        break;
       } else if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
         i += 2;
         FSSIMD_NOTE(o, i);
-      } else if (packed & FSSIMD_TWO_BYTE_SLOW) {
-        break;
       } else {
         const int64_t length = (int64_t)((packed >> 32) & 7);
         const int atomic = (packed & FSSIMD_TWO_BYTE_ATOMIC) != 0;
@@ -258,11 +262,12 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       }
       continue;
     }
-    // Three bytes, well-formed (Table 3-7 of the Unicode Standard).
-    if (b0 >= 0xF0 || i + 3 > n) break;
+    // Three bytes, well-formed (Table 3-7 of the Unicode Standard: not
+    // overlong, below U+0800, nor a surrogate).
+    if (b0 >= 0xF0) break;
     const uint8_t b2 = src[i + 2];
-    if ((b2 & 0xC0) != 0x80 || (b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 > 0x9F)) break;
     const uint32_t value = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(b1 & 0x3F) << 6 | (b2 & 0x3F);
+    if ((b2 & 0xC0) != 0x80 || value < 0x800 || value - 0xD800 < 0x800) break;
     const uint32_t entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
     if (entry == 0) {
       dst[o] = b0;
@@ -270,6 +275,8 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       dst[o + 2] = b2;
       i += 3;
       o += 3;
+    } else if (k > last_note) {
+      break;
     } else if (entry == 0xFFFFFFFFu) {
       i += 3;
       FSSIMD_NOTE(o, i);
