@@ -640,8 +640,8 @@ extension OneShotSearch {
       folding.folded.withUnsafeBufferPointer { haystack in
         folding.map.withView { view in
           FoldedText.scalarAlignedOccurrences(
-            of: searcher, in: haystack, map: view, overlapping: false
-          ) { result.append($0.lowerBound + cut..<$0.upperBound + cut) }
+            of: searcher, in: haystack, map: view, overlapping: false, shift: cut,
+            into: &result)
         }
       }
     }
