@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Instructions per byte for fold, search (per needle) and one-shot, counted by
+# Instructions per byte for fold (both profiles), search (per needle) and
+# one-shot, counted by
 # callgrind: repeatable on a shared, noisy machine where timings drift.
 #
 #   Benchmarks/callgrind.sh [FILE...]      (default: the bundled sample)
@@ -21,11 +22,14 @@ count() {  # phase, symbol pattern → instructions inside the probe
   callgrind_annotate "$binary.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
 }
 fold=$(count fold '*probeFold*' "$@")
+collation=$(count fold-collation '*probeFoldCollation*' "$@")
 search=$(count search '*probeSearch*' "$@")
 oneshot=$(count oneshot '*probeOneShot*' "$@")
 needles=$("$binary" --probe search "$@" | awk '{print $2}')
 printf 'input: %s bytes\n' "$bytes"
 awk -v i="$fold" -v b="$bytes" 'BEGIN { printf "fold:   %.2f instructions/byte\n", i / b }'
+awk -v i="$collation" -v b="$bytes" \
+  'BEGIN { printf "fold, collation profile: %.2f instructions/byte\n", i / b }'
 awk -v i="$search" -v b="$bytes" -v n="$needles" \
   'BEGIN { printf "search: %.2f instructions/byte (mean over %d needles)\n", i / b / n, n }'
 awk -v i="$oneshot" -v b="$bytes" -v n="$needles" \

@@ -12,6 +12,10 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
   case "fold":
     let folded = probeFold(text)
     print("folded \(folded.originalByteCount) bytes")
+  case "fold-collation":
+    _ = FoldedText("warm up", profile: .collation)  // the table, built once
+    let folded = probeFoldCollation(text)
+    print("folded \(folded.originalByteCount) bytes (collation)")
   case "search":
     let folded = FoldedText(text)
     var total = 0
@@ -23,12 +27,16 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     for needle in needles { total += probeOneShot(text, needle.query) }
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
-    fail("--probe takes fold, search or oneshot")
+    fail("--probe takes fold, fold-collation, search or oneshot")
   }
   exit(0)
 }
 
 @inline(never) func probeFold(_ text: String) -> FoldedText { FoldedText(text) }
+
+@inline(never) func probeFoldCollation(_ text: String) -> FoldedText {
+  FoldedText(text, profile: .collation)
+}
 
 @inline(never) func probeSearch(_ folded: FoldedText, _ query: String) -> Int {
   folded.byteRanges(of: query).count

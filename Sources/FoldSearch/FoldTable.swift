@@ -97,6 +97,9 @@ package final class FoldTable: Sendable {
   /// ASCII byte b folds to when the vector path stops at it: the folded byte,
   /// `FSSIMD_ASCII_IGNORABLE` or `FSSIMD_ASCII_STOP` (the general path).
   nonisolated(unsafe) package let asciiAction: UnsafeMutableBufferPointer<UInt8>
+  /// For the fold's C fast path: bit `c & 63` of word `c >> 6` is set when
+  /// the BMP scalar c is in ``continuations`` (1024 words).
+  nonisolated(unsafe) package let continuationBits: UnsafeMutableBufferPointer<UInt64>
   /// The largest ratio of folded to original UTF-8 length of any scalar
   /// (and of U+FFFD for a one-byte ill-formed sequence): bounds the folded
   /// buffer's size.
@@ -158,6 +161,11 @@ package final class FoldTable: Sendable {
     for key in starters.keys { starters[key]!.sort { $0.rest.count > $1.rest.count } }
     self.contractions = starters
     self.continuations = continuations
+    self.continuationBits = .allocate(capacity: 1024)
+    self.continuationBits.initialize(repeating: 0)
+    for scalar in continuations where scalar < 0x10000 {
+      self.continuationBits[Int(scalar >> 6)] |= 1 << UInt64(scalar & 63)
+    }
     var leads: [UInt64] = [0, 0, 0, 0]
     for list in starters.values {
       for contraction in list {
@@ -354,12 +362,17 @@ package final class FoldTable: Sendable {
   package func contraction(
     first: UInt32, continuingAt next: Int, in input: UnsafeBufferPointer<UInt8>
   ) -> (Contraction, end: Int)? {
-    guard next < input.count, mayContinue(input[next]), let candidates = contractions[first]
+    guard next < input.count, mayContinue(input[next]),
+      let second = WordBoundary.scalar(at: next, in: input), continuations.contains(second),
+      let candidates = contractions[first]
     else { return nil }
-    for candidate in candidates {
-      var i = next
+    // The second scalar decoded once: a starter may have dozens of
+    // contractions (a Thai prevowel one per consonant).
+    let afterSecond = next + MatchScanner.utf8Length(second)
+    for candidate in candidates where candidate.rest[0] == second {
+      var i = afterSecond
       var matched = true
-      for expected in candidate.rest {
+      for expected in candidate.rest.dropFirst() {
         guard i < input.count, let scalar = WordBoundary.scalar(at: i, in: input),
           scalar == expected
         else {

@@ -13,8 +13,8 @@ import _FoldSearchSIMD
 /// stops at, the two- and three-byte scalars that follow, from the same
 /// tables, writing the same map notes into the ``NoteBuffer``. It returns
 /// for what only the Swift paths handle (four-byte scalars, ill-formed
-/// input, contraction starters, folds longer than four bytes of a two-byte
-/// scalar) and for the last vector's worth of input. The Swift paths, by
+/// input, contraction starters followed by a scalar that may continue a
+/// contraction) and for the last vector's worth of input. The Swift paths, by
 /// frequency:
 /// - **ASCII, eight bytes at a time**: a word without high bits is lowercased
 ///   with SWAR arithmetic (a byte in `A...Z` gets 0x20 added) and stored whole;
@@ -187,6 +187,7 @@ extension FoldedText {
       stage1: UnsafePointer(table.stage1.baseAddress!),
       stage2: UnsafePointer(table.stage2.baseAddress!),
       pool: UnsafePointer(table.pool.baseAddress!),
+      continuations: UnsafePointer(table.continuationBits.baseAddress!),
       stop_at_controls: stopAtControls ? 1 : 0, i: 0, o: 0, notes: nil, note_count: 0,
       note_capacity: Int64(NoteBuffer.capacity))
     var i = 0

@@ -189,6 +189,7 @@ typedef struct {
   const uint16_t *stage1;
   const uint32_t *stage2;
   const uint8_t *pool;
+  const uint64_t *continuations;
   fssimd_fold_note *notes;
   int64_t last_note;  ///< note_capacity − 2
   int32_t stop_at_controls;
@@ -196,8 +197,8 @@ typedef struct {
 
 static inline fssimd_fold_context fssimd_fold_context_of(const fssimd_fold_state *s) {
   fssimd_fold_context c = {
-      s->src,    s->count, s->dst,   s->two_byte,          s->ascii_action,     s->stage1,
-      s->stage2, s->pool,  s->notes, s->note_capacity - 2, s->stop_at_controls,
+      s->src,    s->count, s->dst,           s->two_byte, s->ascii_action,        s->stage1,
+      s->stage2, s->pool,  s->continuations, s->notes,    s->note_capacity - 2, s->stop_at_controls,
   };
   return c;
 }
@@ -237,6 +238,8 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     }
     const uint8_t b1 = src[i + 1];
     if ((b1 & 0xC0) != 0x80) break;
+    uint32_t value, entry;
+    int64_t width;
     if (b0 < 0xE0) {
       if (b0 < 0xC2) break;
       const uint64_t packed = s->two_byte[(b0 & 0x1F) << 6 | (b1 & 0x3F)];
@@ -245,9 +248,18 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         dst[o + 1] = b1;
         i += 2;
         o += 2;
-      } else if (k > last_note || (packed & FSSIMD_TWO_BYTE_SLOW)) {
-        break;
-      } else if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
+        continue;
+      }
+      if (k > last_note) break;
+      if (packed & FSSIMD_TWO_BYTE_SLOW) {
+        // A contraction starter or a fold longer than four bytes: the
+        // two-stage table's entry.
+        value = (uint32_t)(b0 & 0x1F) << 6 | (b1 & 0x3F);
+        entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
+        width = 2;
+        goto general;
+      }
+      if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
         i += 2;
         FSSIMD_NOTE(o, i);
       } else {
@@ -265,32 +277,61 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     // Three bytes, well-formed (Table 3-7 of the Unicode Standard: not
     // overlong, below U+0800, nor a surrogate).
     if (b0 >= 0xF0) break;
-    const uint8_t b2 = src[i + 2];
-    const uint32_t value = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(b1 & 0x3F) << 6 | (b2 & 0x3F);
-    if ((b2 & 0xC0) != 0x80 || value < 0x800 || value - 0xD800 < 0x800) break;
-    const uint32_t entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
-    if (entry == 0) {
-      dst[o] = b0;
-      dst[o + 1] = b1;
-      dst[o + 2] = b2;
-      i += 3;
-      o += 3;
-    } else if (k > last_note) {
-      break;
-    } else if (entry == 0xFFFFFFFFu) {
-      i += 3;
+    {
+      const uint8_t b2 = src[i + 2];
+      value = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(b1 & 0x3F) << 6 | (b2 & 0x3F);
+      if ((b2 & 0xC0) != 0x80 || value < 0x800 || value - 0xD800 < 0x800) break;
+      entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
+      if (entry == 0) {
+        dst[o] = b0;
+        dst[o + 1] = b1;
+        dst[o + 2] = b2;
+        i += 3;
+        o += 3;
+        continue;
+      }
+      if (k > last_note) break;
+      width = 3;
+    }
+  general:
+    // The entry of the scalar of `width` bytes at i, neither identity nor
+    // the packed two-byte case; two note slots are free.
+    if (entry == 0xFFFFFFFFu) {
+      i += width;
       FSSIMD_NOTE(o, i);
-    } else if (entry & 0x80000000u) {
-      break;  // a contraction starter: the caller tries its contractions
-    } else {
+      continue;
+    }
+    if (entry & 0x80000000u) {
+      // A contraction starter folds alone when the scalar after it can
+      // continue no contraction (exact for the BMP, from the bitmap of
+      // continuations); otherwise the caller tries its contractions.
+      const int64_t j = i + width;
+      if (j + 3 > n) break;
+      const uint8_t c0 = src[j];
+      uint32_t next;
+      if (c0 < 0x80) {
+        next = c0;
+      } else if (c0 >= 0xC2 && c0 < 0xE0 && (src[j + 1] & 0xC0) == 0x80) {
+        next = (uint32_t)(c0 & 0x1F) << 6 | (src[j + 1] & 0x3F);
+      } else if (c0 >= 0xE0 && c0 < 0xF0 && (src[j + 1] & 0xC0) == 0x80 &&
+                 (src[j + 2] & 0xC0) == 0x80) {
+        next = (uint32_t)(c0 & 0x0F) << 12 | (uint32_t)(src[j + 1] & 0x3F) << 6 |
+               (src[j + 2] & 0x3F);
+      } else {
+        break;
+      }
+      if (s->continuations[next >> 6] >> (next & 63) & 1) break;
+      entry &= 0x7FFFFFFFu;
+    }
+    {
       const int64_t length = (int64_t)((entry >> 1) & 0x7F);
       const int atomic = (entry & 1) != 0;
       const uint8_t *bytes = s->pool + ((entry >> 8) & 0x7FFFFF);
       if (atomic) FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
       for (int64_t j = 0; j < length; j++) dst[o + j] = bytes[j];
       o += length;
-      i += 3;
-      if (atomic || length != 3) FSSIMD_NOTE(o, i);
+      i += width;
+      if (atomic || length != width) FSSIMD_NOTE(o, i);
     }
   }
   *pi = i;

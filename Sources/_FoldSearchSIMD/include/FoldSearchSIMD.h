@@ -175,6 +175,10 @@ typedef struct {
   const uint16_t *stage1;
   const uint32_t *stage2;
   const uint8_t *pool;
+  /// 1024 words: bit c & 63 of word c >> 6 is set when the BMP scalar c
+  /// continues some contraction of the table (a starter followed by any
+  /// other scalar folds alone).
+  const uint64_t *continuations;
   /// Nonzero: the vector path stops at bytes below 0x20 and at 0x7F (their
   /// fold is not plain lowercasing); zero: every ASCII byte folds by plain
   /// lowercasing.
@@ -190,13 +194,14 @@ typedef struct {
 /// is ASCII whose fold is plain lowercasing (one vector of 16 or 32 bytes
 /// per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP,
 /// two-byte scalars whose packed fold is not FSSIMD_TWO_BYTE_SLOW, and
-/// well-formed three-byte scalars that do not start a contraction,
+/// well-formed three-byte scalars, and contraction starters (of two or three
+/// bytes) followed by a BMP scalar that continues no contraction,
 /// appending each map note the fold loop would: after an ignorable scalar
 /// (o, i after it); at an atomic fold, its start (flagged) and its end;
 /// after a fold of another length than the scalar's, its end. Returns when
 /// fewer than one vector of input remains, at a byte it does not fold (a
-/// four-byte lead, an ill-formed sequence, a slow fold or contraction
-/// starter, a STOP action), or when fewer than two free note slots remain;
+/// four-byte lead, an ill-formed sequence, a contraction starter that may
+/// start one, a STOP action), or when fewer than two free note slots remain;
 /// `i`, `o` and `note_count` then say where.
 /// Bytes of dst past `o` may have been written (with garbage). Level
 /// PORTABLE returns at once.
