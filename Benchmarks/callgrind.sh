@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per byte for fold (both profiles), search (per needle) and
-# one-shot, counted by
-# callgrind: repeatable on a shared, noisy machine where timings drift.
+# one-shot, counted by callgrind: repeatable on a shared, noisy machine where
+# timings drift.
 #
 #   Benchmarks/callgrind.sh [FILE...]      (default: the bundled sample)
 #
