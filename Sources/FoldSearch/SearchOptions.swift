@@ -106,6 +106,11 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
     !isDisjoint(with: [.graphemeAligned, ._graphemeStart, ._clusterEnd])
   }
 
+  /// Whether cluster boundaries are ICU's rather than Swift's `Character`s:
+  /// with the cluster rules a collation profile implies, every cluster test
+  /// (``graphemeAligned`` included) uses the boundaries `usearch` uses.
+  var usesICUClusters: Bool { !isDisjoint(with: [._graphemeStart, ._clusterEnd]) }
+
   /// Whether matches must start a word (``wordStart`` or ``wholeWords``).
   var needsWordStart: Bool { !isDisjoint(with: [.wordStart, .wholeWords]) }
 }

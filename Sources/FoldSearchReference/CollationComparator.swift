@@ -16,9 +16,13 @@ import Synchronization
 ///    - **C3**: an occurrence of one of the collator's contractions in the
 ///      query, or in the text overlapping the region widened by one scalar
 ///      on each side;
-///    - **C2**: an engine range in the region (its end taken before the
-///      trailing ignorables) that starts or ends inside an extended grapheme
-///      cluster of the text (Swift's `Character` boundaries).
+///    - **C2**: an engine or (extended) `usearch` range in the region whose
+///      end, taken before the trailing ignorables, lies inside a grapheme
+///      cluster of the text (ICU's boundaries, the ones both sides use) right
+///      after a scalar that expands to several primary weights, where
+///      `usearch`'s end conditions on its last collation element's indices
+///      go beyond the profile's rule. Starts and other ends inside a cluster
+///      follow the same rules on both sides and are no trigger.
 ///    A region without a trigger makes the verdict unexplained.
 public enum CollationComparator {
   /// Compares `FoldedText(text, profile: .collation(locale:))` with `usearch`.
@@ -44,6 +48,11 @@ public enum CollationComparator {
     let table = FoldProfile.collation(locale: locale).table
     func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
       table.entry(scalar.value).isIgnorable
+    }
+    func isExpansion(_ scalar: Unicode.Scalar) -> Bool {
+      let entry = table.entry(scalar.value)
+      guard !entry.isIdentity, !entry.isIgnorable else { return false }
+      return String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars.count > 1
     }
     let layout = TextLayout(text)
     // C1: extend usearch's ends over the following ignorables.
@@ -92,17 +101,13 @@ public enum CollationComparator {
         || containsContraction(layout.scalars[...], contractions, overlapping: widened)
       {
         found = .c3
-      } else if engine.contains(where: { range in
-        range.overlaps(region)
-          && !(boundaries.contains(range.lowerBound)
-            && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
-      })
-        || normalized.contains(where: { range in
-          range.overlaps(region)
-            && !(boundaries.contains(range.lowerBound)
-              && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
-        })
-      {
+      } else if (engine + normalized).contains(where: { range in
+        guard range.overlaps(region) else { return false }
+        let end = trimmedEnd(range, layout, isIgnorable)
+        guard !boundaries.contains(end), let next = layout.scalarIndex(startingAt: end), next > 0
+        else { return false }
+        return isExpansion(layout.scalars[next - 1])
+      }) {
         found = .c2
       }
       guard let found else { return (.unexplained, region) }
@@ -129,13 +134,19 @@ public enum CollationComparator {
     scalar.properties.isWhitespace || scalar == "\u{200B}"
   }
 
-  /// UTF-8 offsets of the text's extended grapheme cluster boundaries.
+  /// UTF-8 offsets of the text's grapheme cluster boundaries as ICU's
+  /// character break iterator finds them (what `usearch` and the collation
+  /// profiles use; not always Swift's `Character`s).
   static func graphemeBoundaries(_ text: String) -> Set<Int> {
-    var result: Set<Int> = [0]
+    let icu = ICUGraphemeBoundaries(copying: Array(text.utf8)) {
+      let starts = Set(text.indices.map { text.utf8.distance(from: text.startIndex, to: $0) })
+      return { starts.contains($0) }
+    }
+    var result: Set<Int> = [0, text.utf8.count]
     var offset = 0
-    for character in text {
-      offset += character.utf8.count
-      result.insert(offset)
+    for scalar in text.unicodeScalars {
+      if icu.isBoundary(offset) { result.insert(offset) }
+      offset += scalar.utf8.count
     }
     return result
   }
