@@ -27,7 +27,8 @@ struct MatchScanner {
   let window: Range<Int>
   /// Answers whether an original offset is a grapheme-cluster boundary;
   /// consulted only with ``SearchOptions/graphemeAligned`` and the options
-  /// a profile implies.
+  /// a profile implies (``graphemeBoundaryTest(options:original:indexer:)``:
+  /// ICU's clusters for the collation profiles).
   let isGraphemeBoundary: (Int) -> Bool
   /// The profile's fold table (which scalars are ignorable), for
   /// `_clusterEnd`.

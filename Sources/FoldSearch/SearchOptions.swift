@@ -89,6 +89,9 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// family.matches(of: "👨").count                                  // 2
   /// family.matches(of: "👨", options: [.graphemeAligned]).count     // 1
   /// ```
+  ///
+  /// Under a collation profile the clusters are ICU's (those `usearch`
+  /// uses), which differ from `Character`s for a few Indic conjuncts.
   public static let graphemeAligned = SearchOptions(rawValue: 1 << 2)
 
   /// Only matches that start on a grapheme-cluster boundary (their end may
