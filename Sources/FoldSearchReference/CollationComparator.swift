@@ -12,10 +12,12 @@ import Synchronization
 ///    starting before the previous extended end is dropped); equal → C1.
 /// 3. Otherwise the differing ranges are grouped into regions as in
 ///    ``Comparator`` and each region must show a trigger, checked in order:
-///    - **C4**: the trimmed query starts with a scalar without a primary;
-///    - **C3**: an occurrence of one of the collator's contractions in the
-///      query, or in the text overlapping the region widened by one scalar
-///      on each side;
+///    - **C3**: a *discontiguous* occurrence of one of the collator's
+///      contractions (across a combining mark of another class) in the text,
+///      overlapping the region widened by one scalar on each side, or in the
+///      query as the profile prepares it (which joins the discontiguous
+///      contractions it can: ``FoldedQuery``). Contiguous ones fold as units
+///      on both sides and are no trigger;
 ///    - **C2**: an engine or (extended) `usearch` range in the region whose
 ///      end, taken before the trailing ignorables, lies inside a grapheme
 ///      cluster of the text (ICU's boundaries, the ones both sides use) right
@@ -23,7 +25,9 @@ import Synchronization
 ///      `usearch`'s end conditions on its last collation element's indices
 ///      go beyond the profile's rule. Starts and other ends inside a cluster
 ///      follow the same rules on both sides and are no trigger.
-///    A region without a trigger makes the verdict unexplained.
+///    A region without a trigger makes the verdict unexplained. (C4, a query
+///    starting with a scalar without a primary, has no trigger any more: the
+///    profile skips such a scalar as `usearch` does.)
 public enum CollationComparator {
   /// Compares `FoldedText(text, profile: .collation(locale:))` with `usearch`.
   public static func compare(text: String, query: String, locale: String = "")
@@ -74,8 +78,10 @@ public enum CollationComparator {
     }
     if normalized == engine { return (.explained(.c1), nil) }
 
-    let queryScalars = Array(
-      query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
+    let queryScalars = FoldedQuery.joiningContractions(
+      Array(
+        query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed()),
+      table: table)
     // Regions against usearch's own ranges: the engine follows usearch's end
     // rule, so where they agree the normalized ends would differ.
     let regions = Comparator.differenceRegions(engine: engine, reference: reference)
@@ -95,10 +101,9 @@ public enum CollationComparator {
       let indices = layout.scalarIndices(startingIn: region)
       let widened =
         max(0, indices.lowerBound - 1)..<min(layout.scalars.count, indices.upperBound + 1)
-      if let lead = queryScalars.first, isIgnorable(lead) {
-        found = .c4
-      } else if containsContraction(queryScalars[...], contractions)
-        || containsContraction(layout.scalars[...], contractions, overlapping: widened)
+      if containsContraction(queryScalars[...], contractions, discontiguousOnly: true)
+        || containsContraction(
+          layout.scalars[...], contractions, overlapping: widened, discontiguousOnly: true)
       {
         found = .c3
       } else if (engine + normalized).contains(where: { range in
@@ -164,10 +169,11 @@ public enum CollationComparator {
   /// `window` of indices, when given). An occurrence may be discontiguous as
   /// canonical equivalence allows: after its first scalar, its other scalars
   /// may be found among the following run of combining marks (canonical
-  /// combining class ≠ 0).
+  /// combining class ≠ 0). With `discontiguousOnly`, only occurrences that
+  /// skip at least one mark count.
   public static func containsContraction(
     _ scalars: ArraySlice<Unicode.Scalar>, _ contractions: [[Unicode.Scalar]],
-    overlapping window: Range<Int>? = nil
+    overlapping window: Range<Int>? = nil, discontiguousOnly: Bool = false
   ) -> Bool {
     let array = Array(scalars)
     for start in array.indices {
@@ -175,6 +181,7 @@ public enum CollationComparator {
         var at = start + 1
         var end = start + 1
         var matched = true
+        var skipped = false
         for part in contraction.dropFirst() {
           if at < array.count && array[at] == part {
             at += 1
@@ -187,6 +194,7 @@ public enum CollationComparator {
           while look < array.count && array[look].properties.canonicalCombiningClass.rawValue != 0 {
             if array[look] == part {
               found = true
+              skipped = true
               end = max(end, look + 1)
               break
             }
@@ -197,7 +205,11 @@ public enum CollationComparator {
             break
           }
         }
-        if matched, window.map({ (start..<end).overlaps($0) }) ?? true { return true }
+        if matched, skipped || !discontiguousOnly,
+          window.map({ (start..<end).overlaps($0) }) ?? true
+        {
+          return true
+        }
       }
     }
     return false
