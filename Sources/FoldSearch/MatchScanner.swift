@@ -183,8 +183,8 @@ struct MatchScanner {
   /// non-ignorable scalar (text "ab\u{AD}", query "ab": [0,2), the soft
   /// hyphen starts a cluster; text "ab\u{301}": [0,4)). When the cluster
   /// goes on past `upper` (the next scalar with a primary weight), the match
-  /// ends inside it only where ``allowsEndInsideCluster(at:)``; nil rejects
-  /// it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
+  /// ends inside it only where ``allowsEndInsideCluster(at:table:)``; nil
+  /// rejects it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
   func clusterEnd(_ lower: Int, _ upper: Int) -> Int? {
     guard let table else { return upper }
     // Back over the ignorable scalars that end the range. Only well-formed
