@@ -361,7 +361,8 @@ public struct FindSession: Sendable {
             min($0.lowerBound, original.count)..<min($0.upperBound, original.count)
           }
             ?? 0..<original.count,
-          isGraphemeBoundary: options.needsGraphemes ? indexer.makeBoundaryTest() : { _ in true },
+          isGraphemeBoundary: MatchScanner.graphemeBoundaryTest(
+            options: options, original: original, indexer: { indexer }),
           table: storage.table))
     }
   }

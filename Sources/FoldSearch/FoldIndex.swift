@@ -311,11 +311,19 @@ public struct FoldIndex: Sendable {
     record: Int, options: SearchOptions, in all: UnsafeBufferPointer<UInt8>
   ) -> MatchScanner {
     let indexer = TextIndexer(text: records[record], invalidSequences: [])
+    // The scanners made from this template borrow the record's bytes only
+    // for one candidate each: ICU's iterator gets a copy of its own.
+    let isBoundary =
+      options.usesICUClusters
+      ? ICUGraphemeBoundaries(
+        copying: records[record].utf8, fallback: { indexer.makeBoundaryTest() }
+      ).isBoundary
+      : indexer.makeBoundaryTest()
     return MatchScanner(
       original: UnsafeBufferPointer(start: nil, count: 0),
       folded: UnsafeBufferPointer(rebasing: all[starts[record]..<starts[record + 1] - 1]),
       map: maps[record], options: options, window: 0..<0,
-      isGraphemeBoundary: indexer.makeBoundaryTest())
+      isGraphemeBoundary: isBoundary)
   }
 
   /// 0 when some match is a whole word, 1 when some match starts a word,

@@ -58,6 +58,11 @@ package struct FoldedQuery: Sendable {
       leadingMark = nil
     }
     var utf8 = String(body)
+    if table !== FoldTable.shared {
+      utf8 = String(
+        String.UnicodeScalarView(Self.joiningContractions(Array(body.unicodeScalars), table: table))
+      )
+    }
     utf8.makeContiguousUTF8()
     folded = utf8.utf8.withContiguousStorageIfAvailable {
       FoldedText.fold($0, table: table).folded

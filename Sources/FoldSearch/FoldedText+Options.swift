@@ -125,15 +125,15 @@ extension FoldedText {
   func withScanner<R>(options: SearchOptions, window: Range<Int>?, _ body: (MatchScanner) -> R) -> R
   {
     let options = options.union(table.impliedOptions)
-    let isBoundary: ((Int) -> Bool)? =
-      options.needsGraphemes ? makeIndexer().makeBoundaryTest() : nil
     return withOriginalBytes { original in
       foldedBytes.withUnsafeBufferPointer { folded in
         body(
           MatchScanner(
             original: original, folded: folded, map: offsetMap, options: options,
             window: window ?? 0..<original.count,
-            isGraphemeBoundary: { isBoundary?($0) ?? true }, table: table))
+            isGraphemeBoundary: MatchScanner.graphemeBoundaryTest(
+              options: options, original: original, indexer: makeIndexer),
+            table: table))
       }
     }
   }

@@ -27,7 +27,8 @@ struct MatchScanner {
   let window: Range<Int>
   /// Answers whether an original offset is a grapheme-cluster boundary;
   /// consulted only with ``SearchOptions/graphemeAligned`` and the options
-  /// a profile implies.
+  /// a profile implies (``graphemeBoundaryTest(options:original:indexer:)``:
+  /// ICU's clusters for the collation profiles).
   let isGraphemeBoundary: (Int) -> Bool
   /// The profile's fold table (which scalars are ignorable), for
   /// `_clusterEnd`.
@@ -37,6 +38,28 @@ struct MatchScanner {
   var foldedWindow: Range<Int> {
     map.foldedOffset(
       ofOriginal: window.lowerBound)..<map.foldedOffset(ofOriginal: window.upperBound)
+  }
+
+  /// The grapheme-boundary test `options` need over `original` (bytes that
+  /// outlive it): ICU's clusters for the collation profiles
+  /// (``SearchOptions/usesICUClusters``), else `Character` boundaries from
+  /// `indexer` (``TextIndexer/makeBoundaryTest()``), nothing when no filter
+  /// needs them. ICU's iterator and the indexer are made on first use.
+  static func graphemeBoundaryTest(
+    options: SearchOptions, original: UnsafeBufferPointer<UInt8>,
+    indexer: @escaping () -> TextIndexer
+  ) -> (Int) -> Bool {
+    guard options.needsGraphemes else { return { _ in true } }
+    guard options.usesICUClusters else {
+      var test: ((Int) -> Bool)?
+      return { offset in
+        if test == nil { test = indexer().makeBoundaryTest() }
+        return test!(offset)
+      }
+    }
+    let boundaries = ICUGraphemeBoundaries(
+      borrowing: original, fallback: { indexer().makeBoundaryTest() })
+    return boundaries.isBoundary
   }
 
   /// Whether a candidate's original range passes the option filters.
@@ -147,7 +170,10 @@ struct MatchScanner {
     var upper = min(upper, window.upperBound)
     // No filters (the common case): nothing else to decide.
     if options.isEmpty { return lower < upper ? lower..<upper : nil }
-    if options.contains(._clusterEnd) { upper = clusterEnd(lower, upper) }
+    if options.contains(._clusterEnd) {
+      guard let end = clusterEnd(lower, upper) else { return nil }
+      upper = end
+    }
     guard lower < upper, passes(lower..<upper) else { return nil }
     return lower..<upper
   }
@@ -155,8 +181,11 @@ struct MatchScanner {
   /// `usearch`'s end rule: the ignorable scalars after a match belong to it
   /// only up to the first grapheme-cluster boundary after its last
   /// non-ignorable scalar (text "ab\u{AD}", query "ab": [0,2), the soft
-  /// hyphen starts a cluster; text "ab\u{301}": [0,4)).
-  func clusterEnd(_ lower: Int, _ upper: Int) -> Int {
+  /// hyphen starts a cluster; text "ab\u{301}": [0,4)). When the cluster
+  /// goes on past `upper` (the next scalar with a primary weight), the match
+  /// ends inside it only where ``allowsEndInsideCluster(at:table:)``; nil
+  /// rejects it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
+  func clusterEnd(_ lower: Int, _ upper: Int) -> Int? {
     guard let table else { return upper }
     // Back over the ignorable scalars that end the range. Only well-formed
     // scalars can be ignorable: a candidate must decode, from at most three
@@ -175,7 +204,25 @@ struct MatchScanner {
       let b0 = original[end]
       end += b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 1
     }
-    return min(end, upper)
+    if end < upper { return end }
+    return isClusterBoundary(upper) || allowsEndInsideCluster(at: upper, table: table)
+      ? upper : nil
+  }
+
+  /// Whether a match may end at `i`, inside a grapheme cluster: `usearch`
+  /// allows it (ICU 72 `usearch_search`, "allowMidclusterMatch") only when
+  /// the scalar at `i` has a primary weight and NFD has a boundary before it
+  /// or after the scalar before `i` ("क" in "कि": the vowel sign has
+  /// combining class 0; not "ऱ" in "ऱ्ढ": U+0931 decomposes to a nukta of
+  /// class 7 and the virama has class 9). An ignorable scalar at `i` (the
+  /// end clamped to a window) and bytes that do not decode keep the end.
+  func allowsEndInsideCluster(at i: Int, table: FoldTable) -> Bool {
+    guard i > 0, i < original.count,
+      let after = WordBoundary.scalar(at: i, in: original), after != 0xFFFD,
+      let before = WordBoundary.scalar(endingAt: i, in: original), before != 0xFFFD,
+      !table.entry(after).isIgnorable
+    else { return true }
+    return UnicodeData.nfdHasBoundaryBefore(after) || UnicodeData.nfdHasBoundaryAfter(before)
   }
 
   /// Calls `body` with each match that starts at or after original offset

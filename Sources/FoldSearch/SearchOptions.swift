@@ -89,6 +89,9 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// family.matches(of: "👨").count                                  // 2
   /// family.matches(of: "👨", options: [.graphemeAligned]).count     // 1
   /// ```
+  ///
+  /// Under a collation profile the clusters are ICU's (those `usearch`
+  /// uses), which differ from `Character`s for a few Indic conjuncts.
   public static let graphemeAligned = SearchOptions(rawValue: 1 << 2)
 
   /// Only matches that start on a grapheme-cluster boundary (their end may
@@ -105,6 +108,11 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   var needsGraphemes: Bool {
     !isDisjoint(with: [.graphemeAligned, ._graphemeStart, ._clusterEnd])
   }
+
+  /// Whether cluster boundaries are ICU's rather than Swift's `Character`s:
+  /// with the cluster rules a collation profile implies, every cluster test
+  /// (``graphemeAligned`` included) uses the boundaries `usearch` uses.
+  var usesICUClusters: Bool { !isDisjoint(with: [._graphemeStart, ._clusterEnd]) }
 
   /// Whether matches must start a word (``wordStart`` or ``wholeWords``).
   var needsWordStart: Bool { !isDisjoint(with: [.wordStart, .wholeWords]) }

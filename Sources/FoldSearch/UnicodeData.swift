@@ -42,6 +42,18 @@ package enum UnicodeData {
     fsicu_has_canonical_decomposition(scalar.value)
   }
 
+  /// Whether NFD has a boundary before the scalar (its decomposition starts
+  /// with canonical combining class 0), as ICU decides it.
+  package static func nfdHasBoundaryBefore(_ value: UInt32) -> Bool {
+    fsicu_nfd_has_boundary_before(value)
+  }
+
+  /// Whether NFD has a boundary after the scalar (nothing after it can
+  /// reorder into or combine with its decomposition), as ICU decides it.
+  package static func nfdHasBoundaryAfter(_ value: UInt32) -> Bool {
+    fsicu_nfd_has_boundary_after(value)
+  }
+
   /// Whether full case folding changes the scalar.
   package static func changesWhenCaseFolded(_ scalar: Unicode.Scalar) -> Bool {
     fsicu_changes_when_casefolded(scalar.value)

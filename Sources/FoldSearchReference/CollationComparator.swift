@@ -12,14 +12,22 @@ import Synchronization
 ///    starting before the previous extended end is dropped); equal → C1.
 /// 3. Otherwise the differing ranges are grouped into regions as in
 ///    ``Comparator`` and each region must show a trigger, checked in order:
-///    - **C4**: the trimmed query starts with a scalar without a primary;
-///    - **C3**: an occurrence of one of the collator's contractions in the
-///      query, or in the text overlapping the region widened by one scalar
-///      on each side;
-///    - **C2**: an engine range in the region (its end taken before the
-///      trailing ignorables) that starts or ends inside an extended grapheme
-///      cluster of the text (Swift's `Character` boundaries).
-///    A region without a trigger makes the verdict unexplained.
+///    - **C3**: a *discontiguous* occurrence of one of the collator's
+///      contractions (across a combining mark of another class) in the text,
+///      overlapping the region widened by one scalar on each side, or in the
+///      query as the profile prepares it (which joins the discontiguous
+///      contractions it can: ``FoldedQuery``). Contiguous ones fold as units
+///      on both sides and are no trigger;
+///    - **C2**: an engine or (extended) `usearch` range in the region whose
+///      end, taken before the trailing ignorables, lies inside a grapheme
+///      cluster of the text (ICU's boundaries, the ones both sides use) right
+///      after a scalar that expands to several primary weights, where
+///      `usearch`'s end conditions on its last collation element's indices
+///      go beyond the profile's rule. Starts and other ends inside a cluster
+///      follow the same rules on both sides and are no trigger.
+///    A region without a trigger makes the verdict unexplained. (C4, a query
+///    starting with a scalar without a primary, has no trigger any more: the
+///    profile skips such a scalar as `usearch` does.)
 public enum CollationComparator {
   /// Compares `FoldedText(text, profile: .collation(locale:))` with `usearch`.
   public static func compare(text: String, query: String, locale: String = "")
@@ -45,6 +53,11 @@ public enum CollationComparator {
     func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
       table.entry(scalar.value).isIgnorable
     }
+    func isExpansion(_ scalar: Unicode.Scalar) -> Bool {
+      let entry = table.entry(scalar.value)
+      guard !entry.isIdentity, !entry.isIgnorable else { return false }
+      return String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars.count > 1
+    }
     let layout = TextLayout(text)
     // C1: extend usearch's ends over the following ignorables.
     var normalized: [Range<Int>] = []
@@ -65,8 +78,10 @@ public enum CollationComparator {
     }
     if normalized == engine { return (.explained(.c1), nil) }
 
-    let queryScalars = Array(
-      query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
+    let queryScalars = FoldedQuery.joiningContractions(
+      Array(
+        query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed()),
+      table: table)
     // Regions against usearch's own ranges: the engine follows usearch's end
     // rule, so where they agree the normalized ends would differ.
     let regions = Comparator.differenceRegions(engine: engine, reference: reference)
@@ -86,23 +101,18 @@ public enum CollationComparator {
       let indices = layout.scalarIndices(startingIn: region)
       let widened =
         max(0, indices.lowerBound - 1)..<min(layout.scalars.count, indices.upperBound + 1)
-      if let lead = queryScalars.first, isIgnorable(lead) {
-        found = .c4
-      } else if containsContraction(queryScalars[...], contractions)
-        || containsContraction(layout.scalars[...], contractions, overlapping: widened)
+      if containsContraction(queryScalars[...], contractions, discontiguousOnly: true)
+        || containsContraction(
+          layout.scalars[...], contractions, overlapping: widened, discontiguousOnly: true)
       {
         found = .c3
-      } else if engine.contains(where: { range in
-        range.overlaps(region)
-          && !(boundaries.contains(range.lowerBound)
-            && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
-      })
-        || normalized.contains(where: { range in
-          range.overlaps(region)
-            && !(boundaries.contains(range.lowerBound)
-              && boundaries.contains(trimmedEnd(range, layout, isIgnorable)))
-        })
-      {
+      } else if (engine + normalized).contains(where: { range in
+        guard range.overlaps(region) else { return false }
+        let end = trimmedEnd(range, layout, isIgnorable)
+        guard !boundaries.contains(end), let next = layout.scalarIndex(startingAt: end), next > 0
+        else { return false }
+        return isExpansion(layout.scalars[next - 1])
+      }) {
         found = .c2
       }
       guard let found else { return (.unexplained, region) }
@@ -129,13 +139,19 @@ public enum CollationComparator {
     scalar.properties.isWhitespace || scalar == "\u{200B}"
   }
 
-  /// UTF-8 offsets of the text's extended grapheme cluster boundaries.
+  /// UTF-8 offsets of the text's grapheme cluster boundaries as ICU's
+  /// character break iterator finds them (what `usearch` and the collation
+  /// profiles use; not always Swift's `Character`s).
   static func graphemeBoundaries(_ text: String) -> Set<Int> {
-    var result: Set<Int> = [0]
+    let icu = ICUGraphemeBoundaries(copying: Array(text.utf8)) {
+      let starts = Set(text.indices.map { text.utf8.distance(from: text.startIndex, to: $0) })
+      return { starts.contains($0) }
+    }
+    var result: Set<Int> = [0, text.utf8.count]
     var offset = 0
-    for character in text {
-      offset += character.utf8.count
-      result.insert(offset)
+    for scalar in text.unicodeScalars {
+      if icu.isBoundary(offset) { result.insert(offset) }
+      offset += scalar.utf8.count
     }
     return result
   }
@@ -153,10 +169,11 @@ public enum CollationComparator {
   /// `window` of indices, when given). An occurrence may be discontiguous as
   /// canonical equivalence allows: after its first scalar, its other scalars
   /// may be found among the following run of combining marks (canonical
-  /// combining class ≠ 0).
+  /// combining class ≠ 0). With `discontiguousOnly`, only occurrences that
+  /// skip at least one mark count.
   public static func containsContraction(
     _ scalars: ArraySlice<Unicode.Scalar>, _ contractions: [[Unicode.Scalar]],
-    overlapping window: Range<Int>? = nil
+    overlapping window: Range<Int>? = nil, discontiguousOnly: Bool = false
   ) -> Bool {
     let array = Array(scalars)
     for start in array.indices {
@@ -164,6 +181,7 @@ public enum CollationComparator {
         var at = start + 1
         var end = start + 1
         var matched = true
+        var skipped = false
         for part in contraction.dropFirst() {
           if at < array.count && array[at] == part {
             at += 1
@@ -176,6 +194,7 @@ public enum CollationComparator {
           while look < array.count && array[look].properties.canonicalCombiningClass.rawValue != 0 {
             if array[look] == part {
               found = true
+              skipped = true
               end = max(end, look + 1)
               break
             }
@@ -186,7 +205,11 @@ public enum CollationComparator {
             break
           }
         }
-        if matched, window.map({ (start..<end).overlaps($0) }) ?? true { return true }
+        if matched, skipped || !discontiguousOnly,
+          window.map({ (start..<end).overlaps($0) }) ?? true
+        {
+          return true
+        }
       }
     }
     return false

@@ -13,26 +13,32 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// generated cases no longer produce it; the class stays for inputs where
   /// the two cluster rules differ.
   case c1 = "C1"
-  /// C2 — match boundaries inside a grapheme cluster. Like `usearch`, the
-  /// collation profile rejects a match that starts inside an extended
-  /// grapheme cluster ("ᅢ" is not found in "애" spelled with jamo) and
-  /// accepts one that ends inside one ("क" is found in "कि"). `usearch` also
-  /// rejects some ends inside a cluster (a decomposable letter followed by a
-  /// combining mark with a primary weight: text "ऱ्ढ", query "ऱ": engine
-  /// [0,3), usearch none), and its cluster rules are Unicode 15.0's (ICU 72)
-  /// where the engine's are Swift's `Character`s (15.1: Indic conjuncts).
+  /// C2 — match boundaries inside a grapheme cluster. The collation
+  /// profiles apply `usearch`'s rules with ICU's own cluster boundaries (not
+  /// Swift's `Character`s: ICU 72 breaks before छ in "ऴॄ्छ", Swift does
+  /// not): a match never starts inside a cluster ("ᅢ" is not found in "애"
+  /// spelled with jamo), and ends inside one only before a scalar with a
+  /// primary weight where NFD has a boundary ("क" is found in "कि"; "ऱ" is
+  /// not found in "ऱ्ढ": U+0931 ends with a nukta of class 7, the virama
+  /// has class 9). What is left is an end inside a cluster right after a
+  /// scalar that expands to several primaries, where `usearch`'s conditions
+  /// on its last collation element's indices go beyond that rule; the
+  /// generated cases no longer produce it (it was 0.09%).
   case c2 = "C2"
-  /// C3 — contractions: several scalars the collator weighs as one unit (root:
-  /// и/И + U+0306 = й, Thai and Lao prevowel + consonant, Indic, Tibetan,
-  /// Myanmar and Tai Viet sequences; tailorings: Danish "aa", …). The
-  /// per-scalar fold weighs each scalar alone. Text "и\u{306}", query "и":
-  /// engine [0,4), usearch none; text "เก", query "ก": engine [3,6), usearch
-  /// none.
+  /// C3 — contractions ICU forms *discontiguously* in the text: several
+  /// scalars the collator weighs as one unit (root: и/И + U+0306 = й, Arabic
+  /// alef + hamza or madda, …) with a combining mark of a lower class
+  /// between them. The profile folds contractions as units when their
+  /// scalars are adjacent, and joins a query's discontiguous ones, but the
+  /// text's fold forms adjacent ones only. Text "и\u{323}\u{306}", query
+  /// "и": engine [0,6), usearch none.
   case c3 = "C3"
   /// C4 — queries that start with a scalar without a primary weight (a lone
-  /// combining mark): the engine matches that mark by itself (rule 2 of the
-  /// foundation profile); `usearch` reports empty matches or none. Text
-  /// "e\u{301}", query "\u{301}": engine [1,3), usearch [0,0), [1,1).
+  /// combining mark). The profile skips such a scalar as `usearch` does
+  /// (the foundation profile matches it by itself, rule 2), so the class has
+  /// no trigger any more; its former cases were discontiguous contractions
+  /// in the query (text "آس", query "\u{651}\u{627}\u{E49}\u{653}\u{633}"),
+  /// which the profile now joins.
   case c4 = "C4"
 }
 

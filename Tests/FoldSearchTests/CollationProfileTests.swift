@@ -130,13 +130,86 @@ import _FoldSearchTestSupport
     #expect(text.offsetMap.violations().isEmpty)
   }
 
+  /// Match boundaries inside grapheme clusters (once class C2, 0.09% of
+  /// `foldfuzz --profile collation` cases), each checked against usearch
+  /// itself. An end inside a cluster, before a scalar with a primary weight,
+  /// only where NFD has a boundary there (ICU 72 `usearch_search`): U+0931
+  /// decomposes to U+0930 U+093C (class 7) and the virama has class 9, so
+  /// "ऱ" is not found in "ऱ्ढ"; U+0930 has no decomposition and the vowel
+  /// sign of "कि" has class 0. Clusters are ICU's, not Swift's `Character`s.
+  @Test(arguments: [
+    ("\u{931}\u{94D}\u{922}", "\u{931}", [Range<Int>]()),
+    ("\u{930}\u{94D}\u{922}", "\u{930}", [0..<3]),
+    ("\u{915}\u{93F}", "\u{915}", [0..<3]),
+    // foldfuzz --profile collation --seed 1, shrunk (iteration 1902): the
+    // nukta after थ has class 7.
+    ("\u{925}\u{93C}\u{94D}", "\u{925}", []),
+    // Weighted combining Latin letters (U+0363…U+036F) after other marks.
+    ("z\u{33B}\u{36D}", "z", []), ("a\u{36D}", "a", [0..<1]), ("a\u{301}\u{36D}", "a", []),
+    ("I\u{327}\u{36E}", "i", []),
+    // ICU 72's clusters, not Swift's (seed 1, iteration 49644, shrunk): ICU
+    // breaks before छ after the vowel sign ॄ and the virama, Swift does not.
+    ("\u{934}\u{944}\u{94D}\u{91B}", "\u{91B}", [9..<12]),
+    ("\u{930}\u{94D}\u{922}", "\u{922}", []), ("\u{915}\u{94D}\u{915}", "\u{915}", [0..<3]),
+  ])
+  func boundariesInsideClusters(text: String, query: String, expected: [Range<Int>]) {
+    let comparison = CollationComparator.compare(text: text, query: query)
+    #expect(comparison.reference == expected, "usearch: \(comparison)")
+    #expect(comparison.engine == expected, "\(comparison)")
+    #expect(comparison.verdict == .agree)
+    // FindSession and FoldIndex make their own boundary tests.
+    var session = FindSession(text: text, profile: .collation)
+    session.query = query
+    #expect(session.matchCount == expected.count, "FindSession")
+    let index = FoldIndex([text], profile: .collation)
+    #expect(index.search(query).first?.ranges.count ?? 0 == expected.count, "FoldIndex")
+  }
+
+  /// Contractions a query spells discontiguously (once most of classes C3
+  /// and C4, 0.0077% of `foldfuzz --profile collation --seed 1` cases): the
+  /// profile moves the mark that completes one next to it, as ICU forms it
+  /// across a mark of another (lower) class. Each against usearch itself.
+  @Test(arguments: [
+    ("й", "и\u{316}\u{306}", [0..<2]), ("й", "и\u{323}\u{306}", [0..<2]),
+    // seed 1 iterations 96416 (C4 then: a leading U+0651) and 156835.
+    ("آس", "\u{651}\u{627}\u{E49}\u{653}\u{633}", [0..<4]),
+    ("إ<", "\u{627}\u{64F}\u{655}<", [0..<3]),
+    ("－й *", "\u{438}\u{5B5}\u{306} *", [3..<7]),
+    // A mark of the same class blocks: not joined, as in ICU (и and two
+    // ignorable marks).
+    ("й", "и\u{306}\u{306}", [0..<2]), ("и\u{301}", "и\u{301}\u{306}", [0..<4]),
+  ])
+  func queryContractionsJoined(text: String, query: String, expected: [Range<Int>]) {
+    let comparison = CollationComparator.compare(text: text, query: query)
+    #expect(comparison.reference == expected, "usearch: \(comparison)")
+    #expect(comparison.engine == expected, "\(comparison)")
+    #expect(comparison.verdict == .agree)
+  }
+
+  @Test func joiningContractionsMovesOnlyUnblockedMarks() {
+    let table = FoldProfile.collation.table
+    func joined(_ query: String) -> String {
+      String(
+        String.UnicodeScalarView(
+          FoldedQuery.joiningContractions(Array(query.unicodeScalars), table: table)))
+    }
+    #expect(joined("и\u{316}\u{306}x") == "и\u{306}\u{316}x")
+    #expect(joined("и\u{301}\u{306}") == "и\u{301}\u{306}")  // class 230 blocks 230
+    #expect(joined("и\u{316}x\u{306}") == "и\u{316}x\u{306}")  // a starter blocks
+    #expect(joined("abc") == "abc")
+    #expect(
+      FoldedQuery.joiningContractions(Array("и\u{316}\u{306}".unicodeScalars), table: .shared)
+        == Array("и\u{316}\u{306}".unicodeScalars))
+  }
+
   /// Each deviation class's minimal example is classified as that class.
   @Test(arguments: [
-    ("\u{931}\u{94D}\u{922}", "\u{931}", CollationDeviation.c2),
     // A contraction the fold does not form: discontiguous (a mark of
     // another combining class between the letter and the one it contracts
     // with).
-    ("и\u{323}\u{306}", "и", .c3),
+    ("и\u{323}\u{306}", "и", CollationDeviation.c3),
+    // The query's is joined, the text's is not (seed 1, iteration 909498).
+    ("\u{627}\u{64E}\u{64E}\u{654}", "\u{627}\u{64E}\u{64E}\u{654}", .c3),
   ])
   func deviationExamples(text: String, query: String, expected: CollationDeviation) {
     let comparison = CollationComparator.compare(text: text, query: query)

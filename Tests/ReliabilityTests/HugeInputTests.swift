@@ -54,6 +54,23 @@ struct HugeInputTests {
     }
   }
 
+  /// The collation profile joins contractions that a query spells
+  /// discontiguously (и, a mark of another class, U+0306): the look-ahead
+  /// after each starter is bounded, so a query of 100,000 marks after one
+  /// starter, or of 50,000 such units, stays linear.
+  @Test("Collation queries with discontiguous contractions (bound: 5 s)")
+  func discontiguousContractionQueries() {
+    let units = String(repeating: "и\u{316}\u{306}", count: Self.markCount / 2)
+    let marks = "и" + String(repeating: "\u{316}", count: Self.markCount) + "\u{306}"
+    Bound.within(Bound.seconds(5), "50k joined units, 100k marks after one starter") {
+      let text = FoldedText(String(repeating: "й", count: Self.markCount / 2), profile: .collation)
+      #expect(text.byteRanges(of: units) == [0..<Self.markCount])
+      // Beyond the look-ahead the query keeps и and the mark apart (ICU would
+      // join them: the text's й is not found).
+      #expect(text.byteRanges(of: marks).isEmpty)
+    }
+  }
+
   @Test("Queries of only marks or only ignorables (bound: 2 s)")
   func marksOnlyQueries() {
     let text = FoldedText("e\u{301}\u{302}\u{303}x a\u{200C}\u{FE0F}b 👍🏻")

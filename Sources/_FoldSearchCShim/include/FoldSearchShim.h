@@ -7,7 +7,8 @@
 // Thread safety: every function here may be called concurrently from any
 // number of threads. They read ICU's immutable, process-wide property and
 // normalization data (initialized by ICU itself under its own once-guards)
-// and keep no state of their own.
+// and keep no state of their own, except a `fsicu_graphemes` handle (a break
+// iterator), which one thread at a time may use.
 //
 // Scalars are Unicode scalar values (0...0x10FFFF, excluding surrogates);
 // passing anything else is allowed and is treated as having no data.
@@ -44,6 +45,16 @@ int32_t fsicu_canonical_decomposition(uint32_t scalar, uint32_t *out,
 /// True if the scalar has a canonical decomposition other than itself.
 bool fsicu_has_canonical_decomposition(uint32_t scalar);
 
+/// True if NFD has a boundary before the scalar: its decomposition starts
+/// with a scalar of canonical combining class 0 (`unorm2_hasBoundaryBefore`).
+/// ICU `usearch` lets a match end inside a grapheme cluster only where NFD has
+/// a boundary (before the next scalar or after the previous one).
+bool fsicu_nfd_has_boundary_before(uint32_t scalar);
+
+/// True if NFD has a boundary after the scalar (`unorm2_hasBoundaryAfter`):
+/// nothing that follows can reorder or combine with its decomposition's end.
+bool fsicu_nfd_has_boundary_after(uint32_t scalar);
+
 /// True if the scalar changes under full case folding.
 bool fsicu_changes_when_casefolded(uint32_t scalar);
 
@@ -67,6 +78,27 @@ int32_t fsicu_general_category(uint32_t scalar);
 /// ranges (which may exceed `capacity`; then call again with more room), or -1
 /// on an ICU error. Every code point outside these ranges folds to itself.
 int32_t fsicu_fold_candidate_ranges(uint32_t *ranges, int32_t capacity);
+
+// MARK: Grapheme clusters (FoldSearchShim.c)
+
+/// ICU's character break iterator over a UTF-8 text (opaque; no ICU type
+/// crosses this header). One handle serves one thread at a time.
+typedef struct fsicu_graphemes fsicu_graphemes;
+
+/// Opens ICU's extended grapheme cluster break iterator (the root
+/// `UBRK_CHARACTER` rules: the one `usearch` uses inside) over the UTF-8
+/// bytes `text[0..<length]`, which must stay valid and unchanged until
+/// `fsicu_graphemes_close`. Ill-formed sequences count as U+FFFD. Returns
+/// NULL on an ICU error or a text of 2 GiB or more. Costs a few microseconds.
+fsicu_graphemes *fsicu_graphemes_open(const char *text, int64_t length);
+
+/// True if the UTF-8 offset `offset` is a grapheme-cluster boundary (0 and
+/// the length are). Lookups that move forward, or stay near the previous
+/// one, reuse ICU's cache of boundaries.
+bool fsicu_graphemes_is_boundary(fsicu_graphemes *graphemes, int64_t offset);
+
+/// Closes a handle from `fsicu_graphemes_open` (NULL is allowed).
+void fsicu_graphemes_close(fsicu_graphemes *graphemes);
 
 // MARK: Peers (FoldSearchPeers.c)
 
