@@ -22,12 +22,19 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     for needle in needles { total += probeSearch(folded, needle.query) }
     print(
       "searched \(needles.count) needles over \(folded.originalByteCount) bytes, \(total) matches")
+  case "search-collation":
+    let folded = FoldedText(text, profile: .collation)
+    var total = 0
+    for needle in needles { total += probeSearchCollation(folded, needle.query) }
+    print(
+      "searched \(needles.count) needles over \(folded.originalByteCount) bytes, \(total) matches (collation)"
+    )
   case "oneshot":
     var total = 0
     for needle in needles { total += probeOneShot(text, needle.query) }
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
-    fail("--probe takes fold, fold-collation, search or oneshot")
+    fail("--probe takes fold, fold-collation, search, search-collation or oneshot")
   }
   exit(0)
 }
@@ -39,6 +46,10 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
 }
 
 @inline(never) func probeSearch(_ folded: FoldedText, _ query: String) -> Int {
+  folded.byteRanges(of: query).count
+}
+
+@inline(never) func probeSearchCollation(_ folded: FoldedText, _ query: String) -> Int {
   folded.byteRanges(of: query).count
 }
 
