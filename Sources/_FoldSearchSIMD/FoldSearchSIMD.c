@@ -176,40 +176,17 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 // positions stay in registers. Caller obligations: those of fssimd_fold_run
 // for the positions given.
 //
-// The state's fields come by value (`c`, a copy the caller made once), so
-// that the compiler need not reload them after each byte store (a byte
-// store may alias anything in memory, but not a local whose address never
-// escapes).
-typedef struct {
-  const uint8_t *src;
-  int64_t count;
-  uint8_t *dst;
-  const uint64_t *two_byte;
-  const uint8_t *ascii_action;
-  const uint16_t *stage1;
-  const uint32_t *stage2;
-  const uint8_t *pool;
-  const uint64_t *continuations;
-  fssimd_fold_note *notes;
-  int64_t last_note;  ///< note_capacity − 2
-  int32_t stop_at_controls;
-} fssimd_fold_context;
-
-static inline fssimd_fold_context fssimd_fold_context_of(const fssimd_fold_state *s) {
-  fssimd_fold_context c = {
-      s->src,    s->count, s->dst,           s->two_byte, s->ascii_action,        s->stage1,
-      s->stage2, s->pool,  s->continuations, s->notes,    s->note_capacity - 2, s->stop_at_controls,
-  };
-  return c;
-}
-
+// The state comes by value (`c`, a copy the caller made once), so that the
+// compiler need not reload its fields after each byte store (a byte store
+// may alias anything in memory, but not a local whose address never
+// escapes); its positions are the caller's (*pi, *po, *pk).
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
-    const fssimd_fold_context c, int64_t *pi, int64_t *po, int64_t *pk) {
-  const fssimd_fold_context *s = &c;
+    const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk) {
+  const fssimd_fold_state *s = &c;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
   const int64_t n = c.count;
-  const int64_t last_note = c.last_note;
+  const int64_t last_note = c.note_capacity - 2;
   fssimd_fold_note *notes = c.notes;
   int64_t i = *pi, o = *po, k = *pk;
   int result = 0;

@@ -162,7 +162,7 @@ FSK_TARGET static int64_t FSK_NAME(ascii_lower)(const uint8_t *src, int64_t n, u
 FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
   const FSK_VEC below = FSK_SPLAT('A' - 1), above = FSK_SPLAT('Z' + 1);
   const FSK_VEC delta = FSK_SPLAT(0x20), space = FSK_SPLAT(0x20), del = FSK_SPLAT(0x7F);
-  const fssimd_fold_context c = fssimd_fold_context_of(s);
+  const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
   const int64_t n = c.count;
