@@ -100,20 +100,22 @@ bool fsicu_has_canonical_decomposition(uint32_t scalar) {
   return length >= 0 && U_SUCCESS(status);
 }
 
-bool fsicu_nfd_has_boundary_before(uint32_t scalar) {
-  if (!fsicu_is_scalar(scalar)) return true;
+// ICU's NFD instance for `scalar`, or NULL when it is no scalar or ICU
+// fails (both boundary questions then answer true).
+static const UNormalizer2 *fsicu_nfd_for(uint32_t scalar) {
   UErrorCode status = U_ZERO_ERROR;
-  const UNormalizer2 *nfd = unorm2_getNFDInstance(&status);
-  if (U_FAILURE(status)) return true;
-  return unorm2_hasBoundaryBefore(nfd, (UChar32)scalar);
+  const UNormalizer2 *nfd = fsicu_is_scalar(scalar) ? unorm2_getNFDInstance(&status) : NULL;
+  return U_SUCCESS(status) ? nfd : NULL;
+}
+
+bool fsicu_nfd_has_boundary_before(uint32_t scalar) {
+  const UNormalizer2 *nfd = fsicu_nfd_for(scalar);
+  return !nfd || unorm2_hasBoundaryBefore(nfd, (UChar32)scalar);
 }
 
 bool fsicu_nfd_has_boundary_after(uint32_t scalar) {
-  if (!fsicu_is_scalar(scalar)) return true;
-  UErrorCode status = U_ZERO_ERROR;
-  const UNormalizer2 *nfd = unorm2_getNFDInstance(&status);
-  if (U_FAILURE(status)) return true;
-  return unorm2_hasBoundaryAfter(nfd, (UChar32)scalar);
+  const UNormalizer2 *nfd = fsicu_nfd_for(scalar);
+  return !nfd || unorm2_hasBoundaryAfter(nfd, (UChar32)scalar);
 }
 
 bool fsicu_changes_when_casefolded(uint32_t scalar) {
