@@ -346,7 +346,8 @@ package final class FoldTable: Sendable {
     package static let identity: UInt64 = 1 << 37
     /// The scalar is skipped.
     package static let ignorable: UInt64 = 1 << 38
-    /// Not packed (a fold longer than four bytes): take the general path.
+    /// Not packed (a fold longer than four bytes, or a contraction starter):
+    /// take the two-stage table's entry.
     package static let slow: UInt64 = 1 << 39
 
     static func pack(bytes: UInt64, length: Int, atomic: Bool) -> UInt64 {

@@ -192,26 +192,27 @@ typedef struct {
 
 /// The fold loop's fast path: folds from `state->i` for as long as the input
 /// is ASCII whose fold is plain lowercasing (one vector of 16 or 32 bytes
-/// per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP,
-/// two-byte scalars whose packed fold is not FSSIMD_TWO_BYTE_SLOW, and
-/// well-formed three-byte scalars, and contraction starters (of two or three
-/// bytes) followed by a BMP scalar that continues no contraction,
-/// appending each map note the fold loop would: after an ignorable scalar
-/// (o, i after it); at an atomic fold, its start (flagged) and its end;
-/// after a fold of another length than the scalar's, its end. Returns when
-/// fewer than one vector of input remains, at a byte it does not fold (a
-/// four-byte lead, an ill-formed sequence, a contraction starter that may
-/// start one, a STOP action), or when fewer than two free note slots remain;
-/// `i`, `o` and `note_count` then say where.
-/// Bytes of dst past `o` may have been written (with garbage). Level
+/// per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP, and
+/// well-formed two- and three-byte scalars (the packed table first, the
+/// two-stage table for the ones marked FSSIMD_TWO_BYTE_SLOW and for three
+/// bytes), a contraction starter only when a BMP scalar that continues no
+/// contraction follows it. It appends each map note the fold loop would:
+/// after an ignorable scalar (o, i after it); at an atomic fold, its start
+/// (flagged) and its end; after a fold of another length than the
+/// scalar's, its end. Returns when fewer than one vector of input remains,
+/// at a byte it does not fold (a four-byte lead, an ill-formed sequence, a
+/// contraction starter that may start one, a STOP action), or when fewer
+/// than two free note slots remain; `i`, `o` and `note_count` then say
+/// where. Bytes of dst past `o` may have been written (with garbage). Level
 /// PORTABLE returns at once.
 ///
 /// Caller obligations: `src` points to `count` readable bytes; `dst` has
 /// room for count × E + 16 bytes, where E >= 1 bounds the output per input
 /// byte of every fold in the tables, and o <= i × E; 0 <= i <= count; the
-/// tables point to 2048 and 128 readable entries, every packed length
-/// <= 4, and a two-stage table whose entries for U+0800...U+FFFF are
-/// readable, with their pool bytes; `notes` points to `note_capacity` writable slots, note_count <=
+/// tables point to 2048 and 128 readable entries (every packed length
+/// <= 4), to a two-stage table whose entries for U+0080...U+FFFF are
+/// readable with their pool bytes, and to 1024 continuation words; `notes`
+/// points to `note_capacity` >= 2 writable slots, note_count <=
 /// note_capacity; `level` as for fssimd_find_short.
 void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
