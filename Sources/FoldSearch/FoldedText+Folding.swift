@@ -39,11 +39,6 @@ import _FoldSearchSIMD
 /// b ≥ 0x41 ("A") and b + 0x25 iff b ≥ 0x5B (past "Z"); no sum carries into
 /// the next byte. (See H. S. Warren, *Hacker's Delight*, 2nd ed., §6-1.)
 extension FoldedText {
-  /// ASCII words the word-at-a-time path folds before it hands a run to the
-  /// vector kernel: most runs between accented letters are short, and a
-  /// kernel call that stops at once costs more than a few words.
-  static let wordsBeforeKernel = 4
-
   /// Input the C fast path (`fssimd_fold_run`) needs left to be worth a
   /// call: one 32-byte vector. Shorter tails take the word-at-a-time path.
   static let fastPathMinimum = 32
@@ -177,8 +172,9 @@ extension FoldedText {
     let asciiContractions = table.asciiContractionWords != nil
     var notes = NoteBuffer()
     defer { notes.deallocate() }
-    // The C fast path (ASCII vectors and two-byte scalars in one loop), for
-    // the tables the vector path serves, on CPUs with vectors.
+    // The C fast path (ASCII vectors, two- and three-byte scalars in one
+    // loop), for the tables whose printable ASCII folds by lowercasing and
+    // starts no contraction, on CPUs with vectors.
     let fastPath =
       wideASCII && !asciiContractions && level >= FSSIMD_LEVEL_SSE2 && NoteBuffer.layoutMatches
     var state = fssimd_fold_state(
@@ -211,7 +207,6 @@ extension FoldedText {
         notes.drainIfNearlyFull(into: &map)
         // Fewer than a vector left, or a byte for the paths below.
       }
-      var words = 0
       // (Not at a non-ASCII byte: runs of non-Latin letters go from
       // scalar to scalar without a word load that would stop at once.)
       while wideASCII && i &+ 8 <= count && source[i] < 0x80 {
@@ -247,17 +242,6 @@ extension FoldedText {
         }
         i &+= 8
         o &+= 8
-        words &+= 1
-        if words == Self.wordsBeforeKernel && count &- i >= 64 && !asciiContractions {
-          // A run of ASCII: continue it with the vector kernel.
-          // SAFETY: `out + o` has room for the `count - i` bytes (o stays
-          // within i * maxExpansion), as the kernel requires.
-          let r = Int(
-            fssimd_ascii_lower(
-              level, source + i, Int64(count &- i), out + o, stopAtControls ? 1 : 0))
-          i &+= r
-          o &+= r
-        }
       }
       guard i < count else { break }
       let b0 = source[i]

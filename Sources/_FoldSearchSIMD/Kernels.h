@@ -131,37 +131,45 @@ FSK_TARGET static fssimd_block FSK_NAME(find_short)(const uint8_t *h, int64_t n,
 #undef FSK_SHORT_LOOP
 #undef FSK_PAIR_CANDIDATES
 
-// The ASCII fold (fssimd_ascii_lower): one vector per step, lowercasing A–Z
-// by adding 0x20 where 'A' - 1 < byte < 'Z' + 1 (signed compares, so bytes
-// >= 0x80, which are negative, never qualify), stopping at the first byte
-// >= 0x80 or, with `controls`, below 0x20 or equal to 0x7F. Every load and
-// store lies inside [0, n): a vector is handled only when i + FSK_V <= n.
+// One vector of the ASCII fold: the FSK_V bytes at src stored at dst with
+// A–Z lowercased (0x20 added where 'A' - 1 < byte < 'Z' + 1, signed
+// compares, so bytes >= 0x80, which are negative, never qualify); returns
+// the mask of the bytes that stop the ASCII path: >= 0x80 and, with
+// `controls`, below 0x20 or equal to 0x7F. Caller obligations: FSK_V
+// readable bytes at src and writable ones at dst.
+FSK_TARGET static inline uint32_t FSK_NAME(ascii_vector)(const uint8_t *src, uint8_t *dst,
+                                                         int32_t controls) {
+  const FSK_VEC v = FSK_LOADU(src);
+  const FSK_VEC upper = FSK_AND(FSK_GT(v, FSK_SPLAT('A' - 1)), FSK_GT(FSK_SPLAT('Z' + 1), v));
+  FSK_STOREU(dst, FSK_ADD(v, FSK_AND(upper, FSK_SPLAT(0x20))));
+  uint32_t stop = (uint32_t)FSK_MASK(v);
+  if (controls) {
+    stop |= (uint32_t)FSK_MASK(FSK_OR(FSK_GT(FSK_SPLAT(0x20), v), FSK_EQ(v, FSK_SPLAT(0x7F))));
+  }
+  return stop;
+}
+
+// The ASCII fold (fssimd_ascii_lower): one vector per step, stopping at the
+// first byte that stops the ASCII path. Every load and store lies inside
+// [0, n): a vector is handled only when i + FSK_V <= n.
 FSK_TARGET static int64_t FSK_NAME(ascii_lower)(const uint8_t *src, int64_t n, uint8_t *dst,
                                                 int32_t controls) {
-  const FSK_VEC below = FSK_SPLAT('A' - 1), above = FSK_SPLAT('Z' + 1);
-  const FSK_VEC delta = FSK_SPLAT(0x20), space = FSK_SPLAT(0x20), del = FSK_SPLAT(0x7F);
   int64_t i = 0;
   for (; i + FSK_V <= n; i += FSK_V) {
-    FSK_VEC v = FSK_LOADU(src + i);
-    FSK_VEC upper = FSK_AND(FSK_GT(v, below), FSK_GT(above, v));
-    FSK_STOREU(dst + i, FSK_ADD(v, FSK_AND(upper, delta)));
-    uint32_t stop = (uint32_t)FSK_MASK(v);
-    if (controls) stop |= (uint32_t)FSK_MASK(FSK_OR(FSK_GT(space, v), FSK_EQ(v, del)));
+    const uint32_t stop = FSK_NAME(ascii_vector)(src + i, dst + i, controls);
     if (stop != 0) return i + __builtin_ctz(stop);
   }
   return i;
 }
 
 // The fold's fast path (fssimd_fold_run): one vector per step lowercased and
-// stored whole at dst + o (as fssimd_ascii_lower does); at the first byte
+// stored whole at dst + o (the ASCII fold's vector); at the first byte
 // the vector path does not fold, the ASCII prefix is kept and the scalar
 // part (fssimd_fold_scalars) takes over until ASCII resumes. Loads stay
 // inside [0, count): a vector is loaded only when i + FSK_V <= count; a store
 // at dst + o of FSK_V bytes stays inside the caller's room, since
 // o + FSK_V <= i × E + FSK_V <= count × E.
 FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
-  const FSK_VEC below = FSK_SPLAT('A' - 1), above = FSK_SPLAT('Z' + 1);
-  const FSK_VEC delta = FSK_SPLAT(0x20), space = FSK_SPLAT(0x20), del = FSK_SPLAT(0x7F);
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -169,11 +177,7 @@ FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
   const int controls = c.stop_at_controls;
   int64_t i = s->i, o = s->o, k = s->note_count;
   while (i + FSK_V <= n) {
-    FSK_VEC v = FSK_LOADU(src + i);
-    FSK_VEC upper = FSK_AND(FSK_GT(v, below), FSK_GT(above, v));
-    FSK_STOREU(dst + o, FSK_ADD(v, FSK_AND(upper, delta)));
-    uint32_t stop = (uint32_t)FSK_MASK(v);
-    if (controls) stop |= (uint32_t)FSK_MASK(FSK_OR(FSK_GT(space, v), FSK_EQ(v, del)));
+    const uint32_t stop = FSK_NAME(ascii_vector)(src + i, dst + o, controls);
     if (stop == 0) {
       i += FSK_V;
       o += FSK_V;
