@@ -1,4 +1,5 @@
 import FoldSearch
+import _FoldSearchSIMD
 
 #if canImport(Glibc)
   import Glibc
@@ -15,6 +16,10 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     let folded = probeFold(text)
     let elapsed = ContinuousClock.now - start
     print("folded \(folded.originalByteCount) bytes in \(elapsed) (the process's first fold)")
+  case "fold-levels":
+    probeFoldLevels(text)
+  case "fold-kernel":
+    probeFoldKernel(text)
   case "fold-collation":
     _ = FoldedText("warm up", profile: .collation)  // the table, built once
     let folded = probeFoldCollation(text)
@@ -37,7 +42,8 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     for needle in needles { total += probeOneShot(text, needle.query) }
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
-    fail("--probe takes fold, fold-collation, search, search-collation or oneshot")
+    fail(
+      "--probe takes fold, fold-levels, fold-collation, search, search-collation or oneshot")
   }
   exit(0)
 }
@@ -58,4 +64,102 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
 
 @inline(never) func probeOneShot(_ text: String, _ query: String) -> Int {
   text.foldedByteRanges(of: query).count
+}
+
+/// The sequential fold at each vector level this CPU runs, the levels taking
+/// turns (nine rounds), so that machine noise hits them alike: the median
+/// MB/s of each and its ratio to the AVX2 kernel's. Every level's output is
+/// checked against the portable level's.
+func probeFoldLevels(_ text: String) {
+  var text = text
+  text.makeContiguousUTF8()
+  let levels = Array(0...fssimd_best_level())
+  let names = ["portable", "SSE2", "AVX2", "AVX-512"]
+  var times = [[Double]](repeating: [], count: levels.count)
+  text.utf8.withContiguousStorageIfAvailable { input in
+    let reference = FoldedText.fold(input, level: 0)
+    for round in 0..<9 {
+      for level in levels {
+        let start = ContinuousClock.now
+        let folding = FoldedText.fold(input, level: level)
+        let elapsed = ContinuousClock.now - start
+        times[Int(level)].append(
+          Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        if round == 0
+          && (folding.folded != reference.folded || folding.map.entries != reference.map.entries)
+        {
+          fail("level \(names[Int(level)]) folds differently from the portable level")
+        }
+      }
+    }
+  }
+  let bytes = Double(text.utf8.count)
+  func median(_ level: Int) -> Double { times[level].sorted()[times[level].count / 2] }
+  for level in levels {
+    let mbs = bytes / median(Int(level)) / 1e6
+    let ratio = levels.count > 2 ? median(2) / median(Int(level)) : 1
+    print(
+      "\(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", ratio)) AVX2)"
+    )
+  }
+}
+
+/// The fold's C fast path alone at each vector level: one pre-touched
+/// output buffer and a note buffer large enough for the whole input, so
+/// that neither page faults nor the map's encoding are timed. Where the
+/// kernel hands a byte back (a four-byte scalar, ill-formed input), the
+/// probe copies one byte and goes on.
+func probeFoldKernel(_ text: String) {
+  var text = text
+  text.makeContiguousUTF8()
+  let table = FoldTable.shared
+  let levels = Array(1...fssimd_best_level())
+  let names = ["portable", "SSE2", "AVX2", "AVX-512"]
+  var times = [[Double]](repeating: [], count: 4)
+  var notesWritten = [Int](repeating: 0, count: 4)
+  text.utf8.withContiguousStorageIfAvailable { input in
+    let count = input.count
+    let out = UnsafeMutablePointer<UInt8>.allocate(capacity: count * table.maxExpansion + 64)
+    out.initialize(repeating: 0, count: count * table.maxExpansion + 64)
+    let capacity = count / 2 + 64
+    let notes = UnsafeMutablePointer<fssimd_fold_note>.allocate(capacity: capacity)
+    notes.initialize(repeating: fssimd_fold_note(), count: capacity)
+    for _ in 0..<9 {
+      for level in levels {
+        var state = fssimd_fold_state(
+          src: input.baseAddress!, count: Int64(count), dst: out,
+          two_byte: UnsafePointer(table.twoByte.baseAddress!),
+          lanes: UnsafePointer(table.foldLanes.baseAddress!),
+          ascii_action: UnsafePointer(table.asciiAction.baseAddress!),
+          stage1: UnsafePointer(table.stage1.baseAddress!),
+          stage2: UnsafePointer(table.stage2.baseAddress!),
+          pool: UnsafePointer(table.pool.baseAddress!),
+          continuations: UnsafePointer(table.continuationBits.baseAddress!),
+          stop_at_controls: 0, i: 0, o: 0, notes: notes, note_count: 0,
+          note_capacity: Int64(capacity))
+        let start = ContinuousClock.now
+        while state.i + 64 < Int64(count) {
+          fssimd_fold_run(level, &state)
+          if state.i + 64 < Int64(count) {
+            state.i += 1
+            state.o += 1
+          }
+        }
+        let elapsed = ContinuousClock.now - start
+        times[Int(level)].append(
+          Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        notesWritten[Int(level)] = Int(state.note_count)
+      }
+    }
+    out.deallocate()
+    notes.deallocate()
+  }
+  let bytes = Double(text.utf8.count)
+  func median(_ level: Int) -> Double { times[level].sorted()[times[level].count / 2] }
+  for level in levels {
+    let mbs = bytes / median(Int(level)) / 1e6
+    print(
+      "kernel \(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", median(2) / median(Int(level)))) AVX2), \(notesWritten[Int(level)]) notes"
+    )
+  }
 }

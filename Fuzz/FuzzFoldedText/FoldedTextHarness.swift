@@ -1,4 +1,5 @@
 import FoldSearch
+import _FoldSearchSIMD
 
 /// The checks of the FuzzFoldedText target: arbitrary bytes in, no crash, no
 /// hang, and every answer consistent with the input.
@@ -29,6 +30,9 @@ import FoldSearch
 /// 9. On well-formed text under the foundation profile, the one-shot
 ///    candidate search (`OneShotSearch`) gives the same ranges as the whole
 ///    fold, with its own anchor and with one pinned by the input.
+/// 10. The fold's C fast path at every vector level this CPU runs (SSE2,
+///    AVX2, AVX-512) gives the same folded bytes, map entries and ill-formed
+///    sequences as the portable level (which takes no fast path).
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -57,6 +61,18 @@ enum FoldedTextHarness {
   static func checkText(_ bytes: [UInt8], query: String, profile: FoldProfile) {
     let text = FoldedText(utf8: bytes, profile: profile)
     let boundaries = ScalarBoundaries(bytes)
+
+    // 10: every vector level folds as the portable level does.
+    bytes.withUnsafeBufferPointer { input in
+      let portable = FoldedText.fold(input, table: profile.table, level: 0)
+      for level in 1...max(0, fssimd_best_level()) {
+        let fast = FoldedText.fold(input, table: profile.table, level: level)
+        require(
+          fast.folded == portable.folded && fast.map.entries == portable.map.entries
+            && fast.invalidSequences == portable.invalidSequences,
+          "level \(level) folds differently from the portable level", bytes, query)
+      }
+    }
 
     // 1, 2: the fold.
     let map = text.offsetMap

@@ -80,6 +80,11 @@ package final class FoldTable: Sendable {
   /// `(b0 & 0x1F) << 6 | (b1 & 0x3F)`, packed for the fold loop: see
   /// ``TwoByte``.
   nonisolated(unsafe) package let twoByte: UnsafeMutableBufferPointer<UInt64>
+  /// The folds laid out for the AVX-512 fold kernel (`fssimd_fold_lanes`):
+  /// the two-byte scalars' one vector per lead byte, and for three-byte
+  /// scalars the rows of 64 that fold to themselves and a table per row of
+  /// the others that fold in the vector.
+  nonisolated(unsafe) package let foldLanes: UnsafeMutableBufferPointer<UInt8>
   /// Whether ASCII folds by plain lowercasing (A–Z to a–z, the rest to
   /// itself), the case the fold loop's eight-bytes-at-a-time path assumes.
   /// False for a collation tailoring such as Turkish (I → ı) or where ASCII
@@ -316,6 +321,11 @@ package final class FoldTable: Sendable {
           bytes: bytes, length: entry.length, atomic: entry.isAtomic)
       }
     }
+    self.foldLanes = .allocate(
+      capacity: Int(fssimd_fold_lanes_size(self.stage1.baseAddress!, self.stage2.baseAddress!)))
+    fssimd_fold_lanes(
+      self.twoByte.baseAddress!, self.stage1.baseAddress!, self.stage2.baseAddress!,
+      self.pool.baseAddress!, self.foldLanes.baseAddress!)
     for high in 0..<0x1100 where self.stage1[high] != 0 {
       for low in 0..<256 {
         let value = UInt32(high << 8 | low)

@@ -8,10 +8,14 @@ import _FoldSearchSIMD
 /// (`FoldTable.maxExpansion` × input). Where the CPU has vectors and the
 /// table folds printable ASCII by plain lowercasing (every profile but the
 /// ones whose ASCII letters start contractions), a C fast path
-/// (`fssimd_fold_run`) takes the text first: ASCII a vector at a time (32 or
-/// 16 bytes lowercased and stored whole), and at each byte the vector
+/// (`fssimd_fold_run`) takes the text first: ASCII a vector at a time (64,
+/// 32 or 16 bytes lowercased and stored whole), and at each byte the vector
 /// stops at, the two- and three-byte scalars that follow, from the same
-/// tables, writing the same map notes into the ``NoteBuffer``. It returns
+/// tables, writing the same map notes into the ``NoteBuffer``. With
+/// AVX-512, a block of 64 bytes dense with two- and three-byte scalars
+/// folds in the vector: byte permutes look up 64 scalars at a time in the
+/// table's lanes (`FoldTable.foldLanes`) and a compress drops the lanes the
+/// fold shortens away. It returns
 /// for what only the Swift paths handle (four-byte scalars, ill-formed
 /// input, contraction starters followed by a scalar that may continue a
 /// contraction) and for the last vector's worth of input. The Swift paths, by
@@ -44,11 +48,11 @@ extension FoldedText {
   static let fastPathMinimum = 32
 
   /// The result of folding a buffer.
-  struct Folding {
-    var folded: [UInt8]
-    var map: OffsetMap
+  package struct Folding {
+    package var folded: [UInt8]
+    package var map: OffsetMap
     /// Original (offset, length) of each ill-formed sequence, in order.
-    var invalidSequences: [InvalidSequence]
+    package var invalidSequences: [InvalidSequence]
   }
 
   /// The replacement character's UTF-8 encoding.
@@ -116,7 +120,7 @@ extension FoldedText {
   /// the best this CPU runs unless a test pins a lower one (the portable
   /// level folds without the fast path); the result is the same at every
   /// level.
-  static func fold(
+  package static func fold(
     _ input: UnsafeBufferPointer<UInt8>, table: FoldTable = .shared,
     level: Int32 = fssimd_best_level()
   ) -> Folding {
@@ -179,6 +183,7 @@ extension FoldedText {
       wideASCII && !asciiContractions && level >= FSSIMD_LEVEL_SSE2 && NoteBuffer.layoutMatches
     var state = fssimd_fold_state(
       src: source, count: Int64(count), dst: out, two_byte: UnsafePointer(twoByte),
+      lanes: UnsafePointer(table.foldLanes.baseAddress!),
       ascii_action: UnsafePointer(table.asciiAction.baseAddress!),
       stage1: UnsafePointer(table.stage1.baseAddress!),
       stage2: UnsafePointer(table.stage2.baseAddress!),
@@ -452,11 +457,12 @@ struct NoteBuffer: ~Copyable {
       }
   }()
 
-  /// Drains the buffer when fewer than two slots are free (the C fast
-  /// path's stopping rule), so that it can always make progress.
+  /// Drains the buffer when fewer slots are free than the C fast path needs
+  /// to fold a block (`FSSIMD_FOLD_BLOCK_NOTES` at the AVX-512 level, two
+  /// below), so that it can always make progress.
   @inline(__always)
   mutating func drainIfNearlyFull(into map: inout OffsetMap) {
-    if count > Self.capacity - 2 { drain(into: &map) }
+    if count > Self.capacity - Int(FSSIMD_FOLD_BLOCK_NOTES) { drain(into: &map) }
   }
 
   @inline(__always)

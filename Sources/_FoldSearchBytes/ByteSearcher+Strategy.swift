@@ -38,6 +38,9 @@ extension ByteSearcher {
     case sse2 = 1
     /// 32-byte vectors, when the CPU supports AVX2.
     case avx2 = 2
+    /// AVX-512 (F, BW, VBMI, VBMI2): the fold has a 64-byte kernel at this
+    /// level; the search kernels run their AVX2 bodies.
+    case avx512 = 3
 
     /// The most capable instruction set of this CPU (asked once per
     /// process).

@@ -172,7 +172,9 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 // Folds the scalars at i that the vector path stopped at (non-ASCII bytes
 // and, with stop_at_controls, controls) until an ASCII byte the vector path
 // folds (returns 1) or a byte the caller must fold, or fewer than two note
-// slots (returns 0). Always inlined into the vector loops, so that the
+// slots (returns 0). With `vector_returns` (the AVX-512 path), after the
+// first scalar, a two-byte lead or a three-byte scalar of a row that path
+// folds (identity, or with a table) also returns 1. Always inlined into the vector loops, so that the
 // positions stay in registers. Caller obligations: those of fssimd_fold_run
 // for the positions given.
 //
@@ -181,7 +183,7 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 // may alias anything in memory, but not a local whose address never
 // escapes); its positions are the caller's (*pi, *po, *pk).
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
-    const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk) {
+    const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns) {
   const fssimd_fold_state *s = &c;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -189,6 +191,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
   const int64_t last_note = c.note_capacity - 2;
   fssimd_fold_note *notes = c.notes;
   int64_t i = *pi, o = *po, k = *pk;
+  const int64_t start = i;
   int result = 0;
   // Four bytes left at the loop's top cover the reads of a two- or
   // three-byte scalar; the note room is checked before a scalar that may
@@ -212,6 +215,18 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         break;
       }
       continue;
+    }
+    // The AVX-512 path folds these itself: after the scalar it stopped at,
+    // it takes over again.
+    if (vector_returns && i != start && b0 >= 0xC2 && b0 < 0xF0) {
+      const uint32_t row = (uint32_t)(b0 & 0x0F) << 6 | (src[i + 1] & 0x3F);
+      uint16_t number = 0;
+      if (b0 >= 0xE0) memcpy(&number, s->lanes + 6272 + 2 * row, 2);
+      if (b0 < 0xE0 || number != 0 ||
+          (s->lanes[6144 + (row >> 3)] >> (row & 7) & 1)) {
+        result = 1;
+        break;
+      }
     }
     const uint8_t b1 = src[i + 1];
     if ((b1 & 0xC0) != 0x80) break;
@@ -385,11 +400,404 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
 #undef FSK_STOREU
 #endif
 
+// MARK: - Fold fast path, AVX-512
+
+// The kind of a scalar of `width` bytes whose fold is `length` bytes
+// (not atomic): no bits when the lengths agree, else a note and a drop bit
+// for each lane past the fold (FSSIMD_LANE_DROP for the last lane, shifted
+// left once per lane before it).
+static uint8_t fssimd_lane_kind(int width, int length) {
+  if (length > width) return FSSIMD_LANE_SLOW;
+  uint8_t kind = length == width ? 0 : FSSIMD_LANE_NOTE;
+  for (int lane = length; lane < width; lane++) {
+    kind |= (uint8_t)(FSSIMD_LANE_DROP << (width - 1 - lane));
+  }
+  return kind;
+}
+
+// The two-stage table's entry for the BMP scalar c.
+static inline uint32_t fssimd_entry(const uint16_t *stage1, const uint32_t *stage2, uint32_t c) {
+  return stage2[(uint32_t)stage1[c >> 8] << 8 | (c & 0xFF)];
+}
+
+// Whether the three-byte scalar with entry e is folded by a row table
+// (identity, ignorable, or a fold of at most three bytes that is neither
+// atomic nor a contraction starter).
+static inline int fssimd_row_folds(uint32_t e) {
+  if (e == 0 || e == 0xFFFFFFFFu) return 1;
+  return (e & 0x80000000u) == 0 && (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3;
+}
+
+// Whether row r (the scalars r << 6 ... r << 6 | 63) can be three-byte
+// scalars at all: not below U+0800 (overlong) nor surrogates.
+static inline int fssimd_row_is_three_byte(int r) {
+  return r >= 0x800 >> 6 && !(r >= 0xD800 >> 6 && r < 0xE000 >> 6);
+}
+
+// Whether row r folds to itself throughout.
+static int fssimd_row_identity(const uint16_t *stage1, const uint32_t *stage2, int r) {
+  if (!fssimd_row_is_three_byte(r)) return 0;
+  for (uint32_t low = 0; low < 64; low++) {
+    if (fssimd_entry(stage1, stage2, (uint32_t)r << 6 | low) != 0) return 0;
+  }
+  return 1;
+}
+
+// Whether row r gets a table: not identity, and some scalar a table folds.
+static int fssimd_row_has_table(const uint16_t *stage1, const uint32_t *stage2, int r) {
+  if (!fssimd_row_is_three_byte(r) || fssimd_row_identity(stage1, stage2, r)) return 0;
+  for (uint32_t low = 0; low < 64; low++) {
+    if (fssimd_row_folds(fssimd_entry(stage1, stage2, (uint32_t)r << 6 | low))) return 1;
+  }
+  return 0;
+}
+
+int64_t fssimd_fold_lanes_size(const uint16_t *stage1, const uint32_t *stage2) {
+  int64_t tables = 0;
+  for (int r = 0; r < 1024; r++) tables += fssimd_row_has_table(stage1, stage2, r);
+  return FSSIMD_FOLD_LANES_FIXED + 256 * tables;
+}
+
+void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const uint32_t *stage2,
+                       const uint8_t *pool, uint8_t *lanes) {
+  for (int index = 0; index < 2048; index++) {
+    const uint64_t packed = two_byte[index];
+    // The scalar's own bytes, for identity (lead 0xC0 | index >> 6).
+    uint8_t first = (uint8_t)(0xC0 | index >> 6), second = (uint8_t)(0x80 | (index & 0x3F));
+    uint8_t kind;
+    if (packed & FSSIMD_TWO_BYTE_IDENTITY) {
+      kind = 0;
+    } else if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
+      kind = fssimd_lane_kind(2, 0);
+    } else if (packed & (FSSIMD_TWO_BYTE_SLOW | FSSIMD_TWO_BYTE_ATOMIC)) {
+      kind = FSSIMD_LANE_SLOW;
+    } else {
+      first = (uint8_t)packed;
+      second = (uint8_t)(packed >> 8);
+      kind = fssimd_lane_kind(2, (int)((packed >> 32) & 7));
+    }
+    lanes[index] = first;
+    lanes[2048 + index] = second;
+    lanes[4096 + index] = kind;
+  }
+  // Three-byte rows: the identity bitmap, the table numbers, the tables.
+  uint8_t *bitmap = lanes + 6144;
+  uint8_t *numbers = lanes + 6272;
+  uint8_t *tables = lanes + FSSIMD_FOLD_LANES_FIXED;
+  uint16_t count = 0;
+  for (int r = 0; r < 1024; r++) {
+    if (fssimd_row_identity(stage1, stage2, r)) {
+      bitmap[r >> 3] |= (uint8_t)(1u << (r & 7));
+    } else {
+      bitmap[r >> 3] &= (uint8_t)~(1u << (r & 7));
+    }
+    uint16_t number = 0;
+    if (fssimd_row_has_table(stage1, stage2, r)) {
+      number = ++count;
+      uint8_t *table = tables + 256 * (number - 1);
+      for (uint32_t low = 0; low < 64; low++) {
+        const uint32_t c = (uint32_t)r << 6 | low;
+        const uint32_t e = fssimd_entry(stage1, stage2, c);
+        // The scalar's own UTF-8, for identity and for slow lanes.
+        uint8_t bytes[3] = {(uint8_t)(0xE0 | c >> 12), (uint8_t)(0x80 | ((c >> 6) & 0x3F)),
+                            (uint8_t)(0x80 | (c & 0x3F))};
+        uint8_t kind;
+        if (e == 0) {
+          kind = 0;
+        } else if (e == 0xFFFFFFFFu) {
+          kind = fssimd_lane_kind(3, 0);
+        } else if (!fssimd_row_folds(e)) {
+          kind = FSSIMD_LANE_SLOW;
+        } else {
+          const int length = (int)((e >> 1) & 0x7F);
+          for (int j = 0; j < length; j++) bytes[j] = pool[((e >> 8) & 0x7FFFFF) + (uint32_t)j];
+          kind = fssimd_lane_kind(3, length);
+        }
+        table[low] = bytes[0];
+        table[64 + low] = bytes[1];
+        table[128 + low] = bytes[2];
+        table[192 + low] = kind;
+      }
+    }
+    memcpy(numbers + 2 * r, &number, 2);
+  }
+}
+
+#if defined(FSSIMD_HAS_X86)
+// Compiled for these AVX-512 subsets only inside the functions marked with
+// it; each has the caller obligation that the CPU supports them (the
+// dispatcher calls them only at FSSIMD_LEVEL_AVX512, after fssimd_clamp).
+#define FSSIMD_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,avx2")))
+
+// vpermi2b on a 128-byte table at t (two vectors), indexed by the low
+// seven bits of each byte of idx.
+#define FSSIMD_LOOKUP128(t, idx)                                               \
+  _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(t)), (idx),     \
+                           _mm512_loadu_si512((const void *)((t) + 64)))
+
+// The fold's fast path with 64-byte vectors (fssimd_fold_run at
+// FSSIMD_LEVEL_AVX512).
+//
+// Idea: a block of 64 input bytes made of ASCII, two-byte scalars and
+// three-byte scalars that fold to themselves folds without a branch per
+// scalar. ASCII lanes are lowercased as in the narrower kernels. Two-byte
+// scalars are looked up 64 at a time: the lane arrays (fssimd_fold_lanes)
+// hold the 64 folds of each lead byte as one vector, so the two leads of a
+// pair (C2/C3, C4/C5, CE/CF, D0/D1, ...) are one 128-byte table that a
+// two-table byte permute (vpermi2b) indexes with the lead's low bit and the
+// continuation's low six bits. A block holds one or two such pairs (C2/C3
+// for Western European text, C4/C5 as well for Central European, CE/CF for
+// Greek); each pair's lookup writes the first folded byte to the lead's
+// lane and the second to the continuation's, and reads the lane kind.
+// Lanes the fold drops (the continuation of a fold to one byte, both bytes
+// of an ignorable) leave the keep mask; a compress packs the kept lanes and
+// one store writes them. A map note follows each scalar whose fold is not
+// two bytes long: its original end is the block's start plus the lane
+// after it, its folded end the count of kept lanes up to there (popcount).
+// Three-byte scalars are kept as they are when their row of 64 scalars
+// (lead and first continuation byte) folds to itself throughout: CJK,
+// most of Thai and Devanagari, punctuation rows without ignorables; a bit
+// per row, looked up with vpermi2b on the row bitmap and a vpshufb for the
+// bit.
+//
+// The block stops (`valid` ends) before the first byte this cannot fold:
+// any other non-ASCII byte (four-byte scalars, ill-formed input, C0 and
+// C1), a continuation byte no lead claims, a lead without all its
+// continuations or running past the block, a control byte when the table
+// stops at controls, a two-byte scalar of kind FSSIMD_LANE_SLOW and a
+// three-byte scalar of a row that does not fold to itself. Bytes before it
+// are folded and stored; the scalar part then folds from there until ASCII
+// or a scalar this path folds resumes (or returns to the caller). The stop
+// never splits a scalar: every lane a lead claims is a continuation byte,
+// which is never the first bad lane (a bad lead is earlier).
+//
+// The next block's position depends only on a branch, not on the lookups,
+// when the whole block folds (the common case), so blocks overlap in the
+// CPU.
+//
+// Invariants: at the loop's top i + 65 <= n, so the block and the vector
+// of next bytes (loaded at i + 1) lie inside the input; a block adds at
+// most 32 notes (one per two-byte scalar), and the loop runs only while
+// FSSIMD_FOLD_BLOCK_NOTES slots are free; o <= i × E, so the 64-byte store
+// at dst + o ends before count × E. The output equals the narrower
+// kernels' byte for byte and note for note (FoldFastPathTests).
+//
+// Compare simdutf's UTF-8 transcoders (Lemire and Keiser, "Validating
+// UTF-8 in less than one instruction per byte", Software: Practice and
+// Experience 51(5), 2021), which also classify a block's bytes as leads
+// and continuations in masks and compress lanes away.
+#ifndef FSSIMD_EAGER
+#define FSSIMD_EAGER 32
+#endif
+#ifndef FSSIMD_CALM
+#define FSSIMD_CALM 32
+#endif
+#ifndef FSSIMD_SPARSE
+#define FSSIMD_SPARSE 8
+#endif
+FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
+  const fssimd_fold_state c = *s;
+  const uint8_t *src = c.src;
+  uint8_t *dst = c.dst;
+  const int64_t n = c.count;
+  const uint8_t *lanes = c.lanes;
+  const int controls = c.stop_at_controls;
+  const int64_t last_block_note = c.note_capacity - FSSIMD_FOLD_BLOCK_NOTES;
+  fssimd_fold_note *notes = c.notes;
+  int64_t i = s->i, o = s->o, k = s->note_count;
+  const __m512i letter_a = _mm512_set1_epi8('A');
+  const __m512i letters = _mm512_set1_epi8(26);
+  const __m512i case_bit = _mm512_set1_epi8(0x20);
+  const __m512i del = _mm512_set1_epi8(0x7F);
+  const __m512i one = _mm512_set1_epi8(1);
+  const __m512i pair_bit = _mm512_set1_epi8(0x40);
+  const __m512i note_bit = _mm512_set1_epi8(FSSIMD_LANE_NOTE);
+  const __m512i drop_bit = _mm512_set1_epi8(FSSIMD_LANE_DROP);
+  const __m512i drop_1_bit = _mm512_set1_epi8(FSSIMD_LANE_DROP << 1);
+  const __m512i drop_2_bit = _mm512_set1_epi8(FSSIMD_LANE_DROP << 2);
+  const __m512i slow_bit = _mm512_set1_epi8(FSSIMD_LANE_SLOW);
+  const __m512i low_nibble = _mm512_set1_epi8(0x0F);
+  const __m512i row_high = _mm512_set1_epi8(0x38);
+  const __m512i bit_index = _mm512_set1_epi8(7);
+  const __m512i bits = _mm512_set1_epi64((int64_t)0x8040201008040201);
+  const __m512i rows_lo = _mm512_loadu_si512((const void *)(lanes + 6144));
+  const __m512i rows_hi = _mm512_loadu_si512((const void *)(lanes + 6144 + 64));
+  // Lane k takes lane k - 1 (lane 0 takes lane 0: no lead before it).
+  const __m512i previous_lane = _mm512_set_epi8(
+      62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+      39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+      16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
+  int done = 0;
+  int calm = 0;
+  while (i + 66 <= n) {
+    if (k > last_block_note) {
+      done = 1;
+      break;
+    }
+    const __m512i v = _mm512_loadu_si512((const void *)(src + i));
+    const __mmask64 upper = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, letter_a), letters);
+    __m512i w = _mm512_mask_add_epi8(v, upper, v, case_bit);
+    uint64_t stop = _mm512_movepi8_mask(v);
+    if (controls) {
+      stop |= _mm512_cmplt_epu8_mask(v, case_bit) | _mm512_cmpeq_epi8_mask(v, del);
+    }
+    if (stop == 0) {
+      _mm512_storeu_si512((void *)(dst + o), w);
+      i += 64;
+      o += 64;
+      continue;
+    }
+    if (calm > 0 || _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
+      calm -= calm > 0;
+      // Few bytes to fold: the narrower kernels' way, the ASCII prefix
+      // stored with the vector and the scalar part from the first stop.
+      _mm512_storeu_si512((void *)(dst + o), w);
+      const int64_t prefix = (int64_t)_tzcnt_u64(stop);
+      i += prefix;
+      o += prefix;
+      if (!fssimd_fold_scalars(c, &i, &o, &k, 0)) {
+        done = 1;
+        break;
+      }
+      continue;
+    }
+    const uint64_t lead2 =
+        _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC2)),
+                               _mm512_set1_epi8(0xE0 - 0xC2));
+    const uint64_t lead3 = _mm512_cmplt_epu8_mask(
+        _mm512_sub_epi8(v, _mm512_set1_epi8((char)0xE0)), _mm512_set1_epi8(0x10));
+    const uint64_t cont = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0x80)),
+                                                 _mm512_set1_epi8(0x40));
+    const uint64_t claimed = lead2 << 1 | lead3 << 1 | lead3 << 2;
+    const uint64_t mismatch = cont ^ claimed;
+    const uint64_t bad = (stop & ~(lead2 | lead3 | cont)) | (cont & ~claimed) |
+                         (lead2 & (mismatch >> 1 | (uint64_t)1 << 63)) |
+                         (lead3 & (mismatch >> 1 | mismatch >> 2 | (uint64_t)3 << 62));
+    // The lanes below the first bad one (all when none is).
+    uint64_t valid = (bad - 1) & ~bad;
+    const uint64_t two = lead2 & valid, three = lead3 & valid;
+    const __m512i next = _mm512_loadu_si512((const void *)(src + i + 1));
+    // Over the lanes below `valid`'s end: the scalars' last lanes with a
+    // note after them, the lanes to drop, the leads to stop at.
+    uint64_t noted = 0, dropped = 0, slow = 0;
+    if (two != 0) {
+      // vpermi2b indexes by the low seven bits: the continuation's low six
+      // (its bit 6 is clear) and, as bit 6, the lead's low bit.
+      const __m512i prev = _mm512_permutexvar_epi8(previous_lane, v);
+      const __m512i lead_index =
+          _mm512_or_si512(next, _mm512_and_si512(_mm512_slli_epi16(v, 6), pair_bit));
+      const __m512i cont_index =
+          _mm512_or_si512(v, _mm512_and_si512(_mm512_slli_epi16(prev, 6), pair_bit));
+      const __m512i paired = _mm512_or_si512(v, one);
+      uint64_t rest = two;
+      do {
+        const uint8_t l = src[i + (int64_t)_tzcnt_u64(rest)];
+        const uint64_t mine =
+            _mm512_cmpeq_epi8_mask(paired, _mm512_set1_epi8((char)(l | 1))) & two;
+        const uint64_t theirs = mine << 1;
+        const uint8_t *table = lanes + ((l & 0x1E) << 6);
+        w = _mm512_mask_mov_epi8(w, mine, FSSIMD_LOOKUP128(table, lead_index));
+        w = _mm512_mask_mov_epi8(w, theirs, FSSIMD_LOOKUP128(table + 2048, cont_index));
+        const __m512i kind = FSSIMD_LOOKUP128(table + 4096, cont_index);
+        noted |= _mm512_mask_test_epi8_mask(theirs, kind, note_bit);
+        dropped |= _mm512_mask_test_epi8_mask(theirs, kind, drop_bit) |
+                   _mm512_mask_test_epi8_mask(theirs, kind, drop_1_bit) >> 1;
+        slow |= _mm512_mask_test_epi8_mask(theirs, kind, slow_bit) >> 1;
+        rest &= ~mine;
+      } while (rest != 0);
+    }
+    if (three != 0) {
+      // Row r = (b0 & 0x0F) << 6 | (b1 & 0x3F): byte r >> 3 of the bitmap,
+      // bit r & 7 = b1 & 7. The 16-bit shifts move no bit across a byte.
+      const __m512i byte_index =
+          _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, low_nibble), 3),
+                          _mm512_srli_epi16(_mm512_and_si512(next, row_high), 3));
+      const __m512i row_bits = _mm512_permutex2var_epi8(rows_lo, byte_index, rows_hi);
+      const __m512i bit = _mm512_shuffle_epi8(bits, _mm512_and_si512(next, bit_index));
+      uint64_t rest = three & ~_mm512_test_epi8_mask(row_bits, bit);
+      if (rest != 0) {
+        // The scalars of rows with a table: one row per step, its 64
+        // folds indexed by the third byte, which lies in lane p + 2 of v,
+        // p + 1 of next and p of after_next.
+        const __m512i after_next = _mm512_loadu_si512((const void *)(src + i + 2));
+        do {
+          const int64_t p = i + (int64_t)_tzcnt_u64(rest);
+          const uint8_t b0 = src[p], b1 = src[p + 1];
+          const uint64_t mine = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)b0)) &
+                                _mm512_cmpeq_epi8_mask(next, _mm512_set1_epi8((char)b1)) & rest;
+          const uint32_t r = (uint32_t)(b0 & 0x0F) << 6 | (b1 & 0x3F);
+          uint16_t number;
+          memcpy(&number, lanes + 6272 + 2 * r, 2);
+          if (number == 0) {
+            slow |= mine;
+          } else {
+            const uint8_t *table = lanes + FSSIMD_FOLD_LANES_FIXED + 256 * (int64_t)(number - 1);
+            const uint64_t second = mine << 1, third = mine << 2;
+            w = _mm512_mask_permutexvar_epi8(w, mine, after_next,
+                                             _mm512_loadu_si512((const void *)table));
+            w = _mm512_mask_permutexvar_epi8(w, second, next,
+                                             _mm512_loadu_si512((const void *)(table + 64)));
+            w = _mm512_mask_permutexvar_epi8(w, third, v,
+                                             _mm512_loadu_si512((const void *)(table + 128)));
+            const __m512i kind = _mm512_maskz_permutexvar_epi8(
+                third, v, _mm512_loadu_si512((const void *)(table + 192)));
+            noted |= _mm512_mask_test_epi8_mask(third, kind, note_bit);
+            dropped |= _mm512_mask_test_epi8_mask(third, kind, drop_bit) |
+                       _mm512_mask_test_epi8_mask(third, kind, drop_1_bit) >> 1 |
+                       _mm512_mask_test_epi8_mask(third, kind, drop_2_bit) >> 2;
+            slow |= _mm512_mask_test_epi8_mask(third, kind, slow_bit) >> 2;
+          }
+          rest &= ~mine;
+        } while (rest != 0);
+      }
+    }
+    if (slow != 0) {
+      valid &= (slow - 1) & ~slow;
+      noted &= valid;
+      dropped &= valid;
+    }
+    const uint64_t keep = valid & ~dropped;
+    _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, w));
+    for (uint64_t m = noted; m != 0; m &= m - 1) {
+      const unsigned q = (unsigned)_tzcnt_u64(m);
+      notes[k].folded_and_flag = o + (int64_t)_mm_popcnt_u64(_bzhi_u64(keep, q + 1));
+      notes[k].original = i + (int64_t)q + 1;
+      k++;
+    }
+    o += (int64_t)_mm_popcnt_u64(keep);
+    if (valid == ~(uint64_t)0) {
+      i += 64;
+      continue;
+    }
+    const int64_t folded = (int64_t)_tzcnt_u64(~valid);
+    i += folded;
+    if (folded < FSSIMD_EAGER) calm = FSSIMD_CALM;
+    if (!fssimd_fold_scalars(c, &i, &o, &k, folded >= FSSIMD_EAGER)) {
+      done = 1;
+      break;
+    }
+  }
+  s->i = i;
+  s->o = o;
+  s->note_count = k;
+  // Fewer than 66 bytes left: the 32-byte kernel takes what it can.
+  if (!done) fssimd_fold_run_avx2(s);
+}
+#undef FSSIMD_LOOKUP128
+#undef FSSIMD_AVX512
+#endif
+
 // MARK: - Per-arch choice
 
 static int32_t fssimd_detect_level(void) {
 #if defined(FSSIMD_HAS_X86)
   __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx2")) {
+    return FSSIMD_LEVEL_AVX512;
+  }
   return __builtin_cpu_supports("avx2") ? FSSIMD_LEVEL_AVX2 : FSSIMD_LEVEL_SSE2;
 #else
   return FSSIMD_LEVEL_PORTABLE;
@@ -425,6 +833,7 @@ fssimd_block fssimd_find_short(int32_t level, const uint8_t *haystack, int64_t n
     fssimd_block b;
     switch (l) {
 #if defined(FSSIMD_HAS_X86)
+      case FSSIMD_LEVEL_AVX512:
       case FSSIMD_LEVEL_AVX2:
         b = fssimd_find_short_avx2(haystack, n, start, needle, m);
         break;
@@ -446,6 +855,7 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
   if (n <= 0 || start > n - state->needle_count) return fssimd_none();
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX512:
     case FSSIMD_LEVEL_AVX2:
       return fssimd_pair_find_avx2(haystack, n, start, state);
     case FSSIMD_LEVEL_SSE2:
@@ -463,6 +873,7 @@ int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t
   if (n <= 0) return 0;
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX512:
     case FSSIMD_LEVEL_AVX2:
       return fssimd_ascii_lower_avx2(src, n, dst, stop_at_controls);
     case FSSIMD_LEVEL_SSE2:
@@ -478,6 +889,9 @@ int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t
 void fssimd_fold_run(int32_t level, fssimd_fold_state *state) {
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX512:
+      fssimd_fold_run_avx512(state);
+      return;
     case FSSIMD_LEVEL_AVX2:
       fssimd_fold_run_avx2(state);
       return;
@@ -657,6 +1071,7 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
   }
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX512:
     case FSSIMD_LEVEL_AVX2:
       return fssimd_oneshot_avx2(haystack, n, start, anchor, out, capacity, next);
 #endif

@@ -186,7 +186,7 @@ FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
     const int64_t prefix = (int64_t)__builtin_ctz(stop);
     i += prefix;
     o += prefix;
-    if (!fssimd_fold_scalars(c, &i, &o, &k)) break;
+    if (!fssimd_fold_scalars(c, &i, &o, &k, 0)) break;
   }
   s->i = i;
   s->o = o;

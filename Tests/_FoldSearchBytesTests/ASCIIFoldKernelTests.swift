@@ -33,7 +33,7 @@ struct ASCIIFoldKernelTests {
             }
           })
         #expect(r <= firstHigh, "level \(level) n \(n) trial \(trial)")
-        let width = level == 2 ? 32 : level == 1 ? 16 : 0
+        let width = level >= 2 ? 32 : level == 1 ? 16 : 0  // AVX-512 runs the AVX2 kernel
         if level == 0 {
           #expect(r == 0)
         } else {

@@ -5,10 +5,12 @@
 //   1. portable algorithm — plain C loops, any CPU (FSSIMD_LEVEL_PORTABLE);
 //   2. vector algorithm   — one kernel body, instantiated for 16-byte SSE2
 //                           and 32-byte AVX2 vectors (FoldSearchSIMD.c +
-//                           Kernels.h);
+//                           Kernels.h), and for the fold a 64-byte AVX-512
+//                           kernel that folds two-byte scalars in the
+//                           vector (FoldSearchSIMD.c);
 //   3. per-arch choice    — fssimd_best_level() asks the CPU once
-//                           (__builtin_cpu_supports("avx2")); every entry
-//                           point takes the level to run, so a caller (and a
+//                           (__builtin_cpu_supports); every entry point
+//                           takes the level to run, so a caller (and a
 //                           test) can pin a lower one.
 // The Swift side (_FoldSearchBytes) chooses the needle bytes to compare and
 // owns the search contract; these kernels only find the next candidate or
@@ -31,12 +33,17 @@ enum {
   FSSIMD_LEVEL_PORTABLE = 0,  ///< scalar C, any CPU
   FSSIMD_LEVEL_SSE2 = 1,      ///< 16-byte vectors (x86-64 baseline)
   FSSIMD_LEVEL_AVX2 = 2,      ///< 32-byte vectors, checked at run time
+  /// 64-byte vectors with byte permutes and compression (AVX-512 F, BW,
+  /// VBMI and VBMI2, plus BMI2), checked at run time. Only the fold's fast
+  /// path has a kernel of its own at this level; every other entry point
+  /// runs its AVX2 kernel.
+  FSSIMD_LEVEL_AVX512 = 3,
 };
 
-/// The most capable level this CPU runs: FSSIMD_LEVEL_AVX2 when the CPU
-/// supports AVX2, FSSIMD_LEVEL_SSE2 on other x86-64 CPUs, and
-/// FSSIMD_LEVEL_PORTABLE elsewhere. The CPU is asked once per process.
-/// No caller obligations.
+/// The most capable level this CPU runs: FSSIMD_LEVEL_AVX512 when the CPU
+/// supports the AVX-512 subsets above, FSSIMD_LEVEL_AVX2 when it supports
+/// AVX2, FSSIMD_LEVEL_SSE2 on other x86-64 CPUs, and FSSIMD_LEVEL_PORTABLE
+/// elsewhere. The CPU is asked once per process. No caller obligations.
 int32_t fssimd_best_level(void);
 
 /// Outcome of a search call.
@@ -149,6 +156,54 @@ typedef struct {
 #define FSSIMD_TWO_BYTE_IGNORABLE ((uint64_t)1 << 38)
 #define FSSIMD_TWO_BYTE_SLOW ((uint64_t)1 << 39)
 
+/// The folds laid out for the AVX-512 fold kernel, which looks them up 64 at
+/// a time with byte permutes (fssimd_fold_lanes_size bytes):
+/// - [0, 6144): three arrays of 2048 bytes for the two-byte scalars, each
+///   indexed like the packed table ((b0 & 0x1F) << 6 | (b1 & 0x3F)), so
+///   that the 64 scalars of one lead byte are one vector: the first folded
+///   byte, the second, and the lane kind (below);
+/// - [6144, 6272): a bitmap of the 1024 rows of 64 three-byte scalars (row
+///   r: r << 6 ... r << 6 | 63; bit r & 7 of byte r >> 3), set when every
+///   scalar of the row folds to itself;
+/// - [6272, FSSIMD_FOLD_LANES_FIXED): for each row, a 16-bit table number
+///   (native byte order), 0 when the row has no table (identity, or no
+///   scalar of it folds in the vector);
+/// - then table t at FSSIMD_FOLD_LANES_FIXED + 256 × (t − 1): four arrays
+///   of 64 bytes indexed by the third byte's low six bits: the first, second
+///   and third folded bytes and the lane kind.
+/// A lane kind is 0 for a fold as long as the scalar that needs no map note
+/// (identity, or another scalar of the same length), else FSSIMD_LANE_SLOW
+/// or FSSIMD_LANE_NOTE with a drop bit for each lane past the fold: for
+/// the scalar's last lane FSSIMD_LANE_DROP, for the lane before it
+/// FSSIMD_LANE_DROP << 1, for the one before that FSSIMD_LANE_DROP << 2.
+#define FSSIMD_FOLD_LANES_FIXED 8320
+/// A lane kind bit: a map note follows the scalar (its fold is shorter).
+#define FSSIMD_LANE_NOTE 1
+/// A lane kind bit: the scalar's last lane is dropped (shifted left once per
+/// lane before the last).
+#define FSSIMD_LANE_DROP 2
+/// A lane kind: the vector path stops before the scalar (atomic, longer
+/// than the scalar, a contraction starter or unpacked).
+#define FSSIMD_LANE_SLOW 16
+
+/// The size of the lanes fssimd_fold_lanes makes for this two-stage table:
+/// FSSIMD_FOLD_LANES_FIXED plus 256 bytes per row with a table. Caller
+/// obligations: the table's entries for U+0800 ... U+FFFF are readable.
+int64_t fssimd_fold_lanes_size(const uint16_t *stage1, const uint32_t *stage2);
+
+/// Fills `lanes` (fssimd_fold_lanes_size(stage1, stage2) writable bytes)
+/// from the packed two-byte table `two_byte` (2048 readable entries) and
+/// the two-stage table (entries for U+0800 ... U+FFFF readable, with their
+/// pool bytes), as in fssimd_fold_state. No other caller obligations.
+void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const uint32_t *stage2,
+                       const uint8_t *pool, uint8_t *lanes);
+
+/// Free note slots the AVX-512 fold kernel needs to fold a 64-byte block
+/// (at most 32 scalars of two or three bytes, each with a note, and two for
+/// a scalar after it): with fewer it returns, as the other levels do with fewer than
+/// two.
+#define FSSIMD_FOLD_BLOCK_NOTES 34
+
 /// `ascii_action[b]` of a fssimd_fold_state for an ASCII byte b: below 0x80
 /// the byte it folds to; FSSIMD_ASCII_IGNORABLE: skipped; FSSIMD_ASCII_STOP:
 /// the caller folds it.
@@ -164,6 +219,9 @@ typedef struct {
   /// 2048 packed folds of the two-byte scalars, indexed by
   /// (b0 & 0x1F) << 6 | (b1 & 0x3F).
   const uint64_t *two_byte;
+  /// The same folds laid out by fssimd_fold_lanes (read at
+  /// FSSIMD_LEVEL_AVX512 only; may be NULL below it).
+  const uint8_t *lanes;
   /// 128 actions for ASCII bytes the vector path stops at (controls, when
   /// `stop_at_controls`); see FSSIMD_ASCII_STOP.
   const uint8_t *ascii_action;
@@ -191,29 +249,33 @@ typedef struct {
 } fssimd_fold_state;
 
 /// The fold loop's fast path: folds from `state->i` for as long as the input
-/// is ASCII whose fold is plain lowercasing (one vector of 16 or 32 bytes
-/// per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP, and
-/// well-formed two- and three-byte scalars (the packed table first, the
+/// is ASCII whose fold is plain lowercasing (one vector of 16, 32 or 64
+/// bytes per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP,
+/// and well-formed two- and three-byte scalars (the packed table first, the
 /// two-stage table for the ones marked FSSIMD_TWO_BYTE_SLOW and for three
-/// bytes), a contraction starter only when a BMP scalar that continues no
-/// contraction follows it. It appends each map note the fold loop would:
-/// after an ignorable scalar (o, i after it); at an atomic fold, its start
-/// (flagged) and its end; after a fold of another length than the
-/// scalar's, its end. Returns when fewer than one vector of input remains,
-/// at a byte it does not fold (a four-byte lead, an ill-formed sequence, a
-/// contraction starter that may start one, a STOP action), or when fewer
-/// than two free note slots remain; `i`, `o` and `note_count` then say
-/// where. Bytes of dst past `o` may have been written (with garbage). Level
-/// PORTABLE returns at once.
+/// bytes; at FSSIMD_LEVEL_AVX512, blocks dense with them are folded in the
+/// vector from the lanes), a contraction starter only when a BMP scalar
+/// that continues no contraction follows it. It appends each map note the
+/// fold loop would: after an ignorable scalar (o, i after it); at an atomic
+/// fold, its start (flagged) and its end; after a fold of another length
+/// than the scalar's, its end. Returns when fewer than one vector of input
+/// remains, at a byte it does not fold (a four-byte lead, an ill-formed
+/// sequence, a contraction starter that may start one, a STOP action), or
+/// when fewer than two free note slots remain (at FSSIMD_LEVEL_AVX512,
+/// fewer than FSSIMD_FOLD_BLOCK_NOTES); `i`, `o` and `note_count` then say
+/// where. Bytes of dst past `o` may have been written (with garbage).
+/// Level PORTABLE returns at once. Every level writes the same bytes up to
+/// `o` and the same notes for the same input.
 ///
 /// Caller obligations: `src` points to `count` readable bytes; `dst` has
 /// room for count × E + 16 bytes, where E >= 1 bounds the output per input
 /// byte of every fold in the tables, and o <= i × E; 0 <= i <= count; the
 /// tables point to 2048 and 128 readable entries (every packed length
 /// <= 4), to a two-stage table whose entries for U+0080...U+FFFF are
-/// readable with their pool bytes, and to 1024 continuation words; `notes`
-/// points to `note_capacity` >= 2 writable slots, note_count <=
-/// note_capacity; `level` as for fssimd_find_short.
+/// readable with their pool bytes, to 1024 continuation words and, at
+/// FSSIMD_LEVEL_AVX512, to the lanes fssimd_fold_lanes made from the same
+/// tables; `notes` points to `note_capacity` >= 2 writable slots,
+/// note_count <= note_capacity; `level` as for fssimd_find_short.
 void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
 /// What makes a raw UTF-8 byte position a candidate for a one-shot search
