@@ -1,4 +1,5 @@
 import _FoldSearchBytes
+import _FoldSearchSIMD
 
 /// The options-aware search core behind ``FoldedText/byteRanges(of:options:in:)``,
 /// ``FindSession`` and ``FoldIndex``.
@@ -253,19 +254,85 @@ struct MatchScanner {
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
     var cursor = OffsetMap.Cursor()
     var far = OffsetMap.Cursor()
+    let searcher = ByteSearcher(needle: needle)
     map.withView { view in
-      ByteSearcher(needle: needle).forEachOccurrence(in: haystack, from: start) { offset in
-        guard
-          let range = accept(
-            foldedStart: offset, length: needle.count, cursor: &cursor, far: &far, in: view),
-          range.lowerBound >= from
-        else {
-          return offset + 1
+      guard !options.isEmpty else {
+        // No filters: nothing reads the original bytes.
+        searcher.forEachOccurrence(in: haystack, from: start) { offset in
+          guard
+            let range = accept(
+              foldedStart: offset, length: needle.count, cursor: &cursor, far: &far, in: view),
+            range.lowerBound >= from
+          else {
+            return offset + 1
+          }
+          return body(range) ? offset + needle.count : nil
         }
-        return body(range) ? offset + needle.count : nil
+        return
+      }
+      // The filters read the original bytes around each match, a cache
+      // miss for every match when matches lie far apart (the collation
+      // profiles' cluster rules: a rare word in a large text). So the
+      // occurrences gather in a batch, overlapping ones included, each
+      // mapped and its original bytes prefetched as it arrives; the batch
+      // is then filtered in order under the leftmost-longest rule (a
+      // candidate before the last accepted match's end is skipped, a
+      // rejected one lets the next start one byte later), which keeps the
+      // same matches as filtering each occurrence as it comes.
+      withUnsafeTemporaryAllocation(of: Candidate.self, capacity: Self.candidateBatch) { batch in
+        var count = 0
+        var resume = start
+        var stopped = false
+        func drain() {
+          for k in 0..<count where !stopped {
+            let candidate = batch[k]
+            guard candidate.folded >= resume else { continue }
+            if candidate.lower >= window.lowerBound,
+              let range = finish(candidate.lower, candidate.upper),
+              range.lowerBound >= from
+            {
+              stopped = !body(range)
+              resume = candidate.folded + needle.count
+            } else {
+              resume = candidate.folded + 1
+            }
+          }
+          count = 0
+        }
+        searcher.forEachOccurrence(in: haystack, from: start) { offset in
+          if offset < resume { return resume }
+          var candidate = Candidate(folded: offset, lower: -1, upper: -1)
+          if let lower = cursor.originalOffset(ofFolded: offset, in: view),
+            let upper = cursor.peekOriginalOffset(
+              ofFolded: offset + needle.count, in: view, orElse: &far)
+          {
+            candidate.lower = lower
+            candidate.upper = upper
+            // SAFETY: a prefetch is a hint; any address is allowed.
+            fssimd_prefetch(original.baseAddress.map { $0 + max(0, lower - 4) })
+            fssimd_prefetch(original.baseAddress.map { $0 + upper })
+          }
+          batch[count] = candidate
+          count += 1
+          guard count == Self.candidateBatch else { return offset + 1 }
+          drain()
+          return stopped ? nil : max(offset + 1, resume)
+        }
+        if !stopped { drain() }
       }
     }
   }
+
+  /// An occurrence awaiting the filters: its folded start and original
+  /// range (lower −1 when an end is not a source-scalar boundary).
+  struct Candidate {
+    var folded: Int
+    var lower: Int
+    var upper: Int
+  }
+
+  /// Occurrences mapped and prefetched before the first of them is filtered.
+  static let candidateBatch = 16
 
   /// Every match in the window.
   func matches(of query: FoldedQuery) -> [Range<Int>] {

@@ -16,8 +16,13 @@ import Testing
 /// bytes are not counted (`FoldedText` keeps them without a copy).
 ///
 /// Measured here (8 MiB inputs, which take the parallel fold), with the
-/// pieces folded into one shared buffer: ASCII 1.07×, Latin prose 1.53×,
-/// Hangul 5.4×, only ß 4.2×, only ﬃ 3.4× (when each piece folded into an
+/// pieces folded into one shared buffer: ASCII 1.24×, Latin prose 1.55–1.72×,
+/// Hangul 5.2–5.3×, only ß 4.2×, only ﬃ 3.4× (2026-12-02, the same for the
+/// tree before the AVX-512 fold; an older note said ASCII 1.07×). A huge
+/// page is 2 MiB, 0.25× of this input, and resident whole once touched, so
+/// the figures move in steps of 0.25×: one ASCII run of eight, on a
+/// loaded machine, measured 1.48×, and the ASCII bound allows that step.
+/// (When each piece folded into an
 /// array of its own, concatenated afterwards: 1.5×, 1.76×, 5.5×, 4.8×, 3.8×;
 /// with 16-byte map entries 2.0×, 10.0×, 21.9×, 22.0× and 18.9×). The
 /// folded copy is at most 3× the input (``HugeInputTests/maximalExpansion()``;
@@ -34,7 +39,7 @@ struct ResourceTests {
     /// The repeated unit, and the bound on (peak growth / input size).
     var unit: (String, Double) {
       switch self {
-      case .ascii: ("The quick brown fox jumps over the lazy dog. ", 1.4)
+      case .ascii: ("The quick brown fox jumps over the lazy dog. ", 1.6)
       case .latin: ("Größere Cafés in Straßen mit Crème brûlée. ", 2.1)
       case .hangul: ("한국어 텍스트를 검색합니다 ", 6.5)
       case .eszett: ("ßß", 5.5)
@@ -87,7 +92,7 @@ struct ResourceTests {
     #expect(ratio != nil && ratio! > 0 && ratio! <= kind.unit.1, "\(kind.rawValue): \(line)")
   }
 
-  @Test("ASCII: peak ≤ 1.4× the input")
+  @Test("ASCII: peak ≤ 1.6× the input")
   func ascii() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
       ResourceTests.measure(.ascii)

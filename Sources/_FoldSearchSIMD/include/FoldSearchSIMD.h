@@ -46,6 +46,11 @@ enum {
 /// elsewhere. The CPU is asked once per process. No caller obligations.
 int32_t fssimd_best_level(void);
 
+/// Asks the CPU to bring the cache line holding `address` closer (a hint:
+/// no fault, no effect on results). No caller obligations: any address,
+/// even one outside every mapping, is allowed.
+static inline void fssimd_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 /// Outcome of a search call.
 enum {
   FSSIMD_FOUND = 0,     ///< `position` is an occurrence
