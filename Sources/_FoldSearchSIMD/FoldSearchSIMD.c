@@ -587,15 +587,21 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // UTF-8 in less than one instruction per byte", Software: Practice and
 // Experience 51(5), 2021), which also classify a block's bytes as leads
 // and continuations in masks and compress lanes away.
-#ifndef FSSIMD_EAGER
-#define FSSIMD_EAGER 32
-#endif
-#ifndef FSSIMD_CALM
-#define FSSIMD_CALM 32
-#endif
-#ifndef FSSIMD_SPARSE
+//
+// Which way a block goes (tuned with `foldbench --probe fold-kernel` on
+// 64 MiB of each large corpus and on each sample language): the block's
+// lookups cost more than the narrower kernels' way (vector up to the first
+// non-ASCII byte, then the scalar part) when a block holds only a few
+// non-ASCII bytes (an accent every few words), and they are wasted when
+// the block stops early (Hangul, whose syllables are atomic expansions).
+// So a block with at most FSSIMD_SPARSE non-ASCII bytes goes the narrow
+// way; a folded block that stopped before FSSIMD_EAGER bytes sends the
+// next FSSIMD_CALM blocks the narrow way too, and its scalar part runs to
+// the next ASCII byte; one that stopped later hands back to the blocks at
+// the first scalar they fold.
 #define FSSIMD_SPARSE 8
-#endif
+#define FSSIMD_EAGER 32
+#define FSSIMD_CALM 32
 FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
