@@ -20,6 +20,24 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     probeFoldLevels(text)
   case "fold-kernel":
     probeFoldKernel(text)
+  case "fold-best":
+    // The sequential fold at this CPU's best vector level, nine times: a
+    // steady loop to profile (`perf record`), page faults and map included.
+    var text = text
+    text.makeContiguousUTF8()
+    text.utf8.withContiguousStorageIfAvailable { input in
+      var times: [Double] = []
+      for _ in 0..<9 {
+        let start = ContinuousClock.now
+        let folding = FoldedText.fold(input, level: fssimd_best_level())
+        let elapsed = ContinuousClock.now - start
+        precondition(folding.folded.count > 0 || input.isEmpty)
+        times.append(
+          Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+      }
+      let median = times.sorted()[times.count / 2]
+      print("fold at level \(fssimd_best_level()): \(Int(Double(input.count) / median / 1e6)) MB/s")
+    }
   case "fold-collation":
     _ = FoldedText("warm up", profile: .collation)  // the table, built once
     let folded = probeFoldCollation(text)
@@ -43,7 +61,8 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-levels, fold-collation, search, search-collation or oneshot")
+      "--probe takes fold, fold-best, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
+    )
   }
   exit(0)
 }

@@ -128,7 +128,7 @@ extension FoldedText {
     var invalid: [InvalidSequence] = []
     let folded = [UInt8](unsafeUninitializedCapacity: foldCapacity(input.count, table: table)) {
       buffer, initialized in
-      adviseHugePages(buffer.baseAddress!, count: expectedOutput(input.count))
+      adviseHugePages(buffer.baseAddress!, count: buffer.count)
       initialized = fold(
         input, into: buffer.baseAddress!, table: table, map: &map, invalid: &invalid,
         level: level)

@@ -59,15 +59,23 @@ package struct OffsetMap: Sendable {
   /// One entry of the map: 16 bytes, the atomic flag in the folded
   /// position's top bit (positions are below 2^62).
   package struct Entry: Equatable, Sendable, CustomStringConvertible {
-    private var foldedAndFlag: Int
+    fileprivate var foldedAndFlag: Int
     package var original: Int
 
-    private static let atomicBit = 1 << 62
+    fileprivate static let atomicBit = 1 << 62
 
     package init(folded: Int, original: Int, isAtomic: Bool) {
       precondition(folded >= 0 && folded < Self.atomicBit)
       foldedAndFlag = folded | (isAtomic ? Self.atomicBit : 0)
       self.original = original
+    }
+
+    /// The entry whose folded position and atomic flag are `raw` (as
+    /// stored) and whose original position is the folded one plus `shift`.
+    @inline(__always)
+    fileprivate init(raw: Int, shift: Int) {
+      foldedAndFlag = raw
+      original = (raw & (Self.atomicBit &- 1)) &+ shift
     }
 
     /// An entry decoded from a map (its position is known to be in range).
@@ -281,6 +289,68 @@ package struct OffsetMap: Sendable {
       stage(entry, blocks: &blocks)
     }
 
+    /// ``append(_:blocks:)`` for the common case, over `entries` from
+    /// `start`: while an entry is pending and storing it encodes it inside
+    /// the current block, each entry at a new folded position stores the
+    /// pending one and takes its place, or is dropped when it is a shift
+    /// the pending one predicts. Positions and shifts stay in registers,
+    /// so a run costs a few instructions an entry (an accented letter's
+    /// entry takes one byte). Returns the index of the first entry not
+    /// consumed, for ``append(_:blocks:)``.
+    ///
+    /// - Precondition: `out` has room for ``maxEncodedLength`` bytes per
+    ///   entry consumed.
+    @inline(__always)
+    mutating func appendInBlock(_ entries: UnsafeBufferPointer<Entry>, from start: Int) -> Int {
+      guard !newestIsStored, committed < nextBlockStart else { return start }
+      let mask = Entry.atomicBit &- 1
+      var k = start
+      // The newest entry's folded position with the atomic flag, and its
+      // shift; the last stored one's.
+      var newestRaw = newest.foldedAndFlag
+      var newestShift = newest.original &- (newestRaw & mask)
+      var lastRaw = last.foldedAndFlag
+      var lastShift = last.original &- (lastRaw & mask)
+      var out = self.out
+      var stored = 0
+      let room = nextBlockStart &- committed
+      while k < entries.count && stored < room {
+        let entry = entries[k]
+        let raw = entry.foldedAndFlag
+        let folded = raw & mask
+        let newestFolded = newestRaw & mask
+        if folded == newestFolded { break }  // the replacing rule
+        let shift = entry.original &- folded
+        k &+= 1
+        // Both shifts (neither flag set) and the same shift: predicted.
+        if (raw | newestRaw) & Entry.atomicBit == 0 && shift == newestShift { continue }
+        let df = newestFolded &- (lastRaw & mask)
+        let ds = newestShift &- lastShift
+        if newestRaw == newestFolded && UInt(bitPattern: df &- 1) < 64
+          && UInt(bitPattern: ds &- 1) < 2
+        {
+          out.pointee = UInt8(truncatingIfNeeded: (ds &- 1) &<< 6 | (df &- 1))
+          out += 1
+        } else {
+          OffsetMap.encode(
+            Entry(raw: newestRaw, shift: newestShift), after: Entry(raw: lastRaw, shift: lastShift),
+            to: &out)
+        }
+        stored &+= 1
+        lastRaw = newestRaw
+        lastShift = newestShift
+        newestRaw = raw
+        newestShift = shift
+      }
+      if stored > 0 {
+        last = Entry(raw: lastRaw, shift: lastShift)
+        newest = Entry(raw: newestRaw, shift: newestShift)
+        committed &+= stored
+        self.out = out
+      }
+      return k
+    }
+
     /// Makes `entry` the pending one (no rules), storing the previous one.
     @inline(__always)
     mutating func stage(_ entry: Entry, blocks: inout [Block]) {
@@ -367,7 +437,13 @@ package struct OffsetMap: Sendable {
     defer { scratch.deallocate() }
     // The state in a local, so that the loop keeps it in registers.
     var builder = makeBuilder(encodingAt: scratch)
-    for entry in entries { builder.append(entry, blocks: &blocks) }
+    var k = 0
+    while k < entries.count {
+      k = builder.appendInBlock(entries, from: k)
+      guard k < entries.count else { break }
+      builder.append(entries[k], blocks: &blocks)
+      k &+= 1
+    }
     keep(builder)
   }
 

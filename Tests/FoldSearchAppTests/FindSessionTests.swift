@@ -265,13 +265,16 @@ struct FindSessionTests {
     #expect(session.matchCount >= before - 5)
     let ratio = refold / edit
     print("10 MB: refold \(refold), one-character edit \(edit), ratio \(Int(ratio))×")
-    // Measured 16–57× in a debug build on a loaded 2-core machine, 8–10×
-    // under AddressSanitizer, which slows the memory moves an edit is made
-    // of (the text, the folded bytes, the map's blocks and the matches after
-    // it shift: O(n) moves, no refolding) more than the fold's arithmetic
-    // (the fold itself got 5× faster under it with batched map building).
+    // An edit is O(n) memory moves (the text, the folded bytes, the map's
+    // blocks and the matches after it shift; no refolding), so the ratio
+    // falls as the fold nears the memory's speed: 16–57× in a debug build
+    // when the fold ran at 100 MB/s, 11–13× side by side with 6.8–7.6× on
+    // 2026-12-03 when whole huge pages and the map's batched encoding
+    // made the refold 2.2× faster (36–44 ms, the edit 5–7 ms). Under
+    // AddressSanitizer, which slows the moves more than the fold's
+    // arithmetic, 8–10× before that change.
     let underSanitizer = getenv("FOLDSEARCH_SANITIZER") != nil
-    #expect(ratio >= (underSanitizer ? 5 : 8), "refold \(refold) vs edit \(edit)")
+    #expect(ratio >= (underSanitizer ? 3 : 5), "refold \(refold) vs edit \(edit)")
   }
 }
 

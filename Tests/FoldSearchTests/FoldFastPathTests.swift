@@ -92,6 +92,51 @@ struct FoldFastPathTests {
     }
   }
 
+  /// Two-byte scalars of every kind, for ``sparseTextFoldsAlike``.
+  static let twoByteScalars: [[UInt8]] = [
+    "é", "É", "ü", "ñ", "Ł", "ą", "Σ", "ς", "Ά", "Д", "д", "Ё", "ш", "א", "ب", "×", "\u{AD}", "ß",
+    "ŉ", "и", "й", "\u{301}", "æ", "ø", "İ", "ı", "ǰ",
+  ].map { Array($0.utf8) }
+
+  /// Prose-like text with a two-byte scalar every few bytes, so that most
+  /// 64-byte blocks hold a few of them (the AVX-512 kernel sets those in
+  /// the vector, each from the packed table, and hands the others to the
+  /// scalar part), at every lane including a block's last, and now and then
+  /// a three-byte scalar or a control that sends a block the other ways.
+  @Test(
+    arguments: [
+      (31, FoldProfile.foundation), (32, .foundation), (33, .collation),
+      (34, .collation(locale: "da")), (35, .collation(locale: "tr")),
+    ] as [(UInt64, FoldProfile)])
+  func sparseTextFoldsAlike(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    let table = profile.table
+    let prose = Self.pieces[0] + Self.pieces[1]
+    for iteration in 0..<300 {
+      var bytes: [UInt8] = []
+      let n = Int.random(in: 0...60, using: &rng)
+      for _ in 0..<n {
+        let start = Int.random(in: 0..<prose.count, using: &rng)
+        bytes += prose[start..<min(prose.count, start + Int.random(in: 0...30, using: &rng))]
+        switch Int.random(in: 0..<20, using: &rng) {
+        case 0: bytes += Self.densePieces.randomElement(using: &rng)!
+        case 1: bytes += Self.pieces[2...4].randomElement(using: &rng)!
+        default: bytes += Self.twoByteScalars.randomElement(using: &rng)!
+        }
+      }
+      bytes.withUnsafeBufferPointer { input in
+        let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
+        for level in Self.vectorLevels {
+          let fast = FoldedText.fold(input, table: table, level: level)
+          let context = "seed \(seed) iteration \(iteration) level \(level) \(profile)"
+          #expect(fast.folded == portable.folded, "\(context)")
+          #expect(fast.map.entries == portable.map.entries, "\(context)")
+          #expect(fast.invalidSequences == portable.invalidSequences, "\(context)")
+        }
+      }
+    }
+  }
+
   @Test(
     arguments: [
       (11, FoldProfile.foundation), (12, .foundation), (13, .collation),
