@@ -145,17 +145,9 @@ func probeFoldKernel(_ text: String) {
     notes.initialize(repeating: fssimd_fold_note(), count: capacity)
     for _ in 0..<9 {
       for level in levels {
-        var state = fssimd_fold_state(
-          src: input.baseAddress!, count: Int64(count), dst: out,
-          two_byte: UnsafePointer(table.twoByte.baseAddress!),
-          lanes: UnsafePointer(table.foldLanes.baseAddress!),
-          ascii_action: UnsafePointer(table.asciiAction.baseAddress!),
-          stage1: UnsafePointer(table.stage1.baseAddress!),
-          stage2: UnsafePointer(table.stage2.baseAddress!),
-          pool: UnsafePointer(table.pool.baseAddress!),
-          continuations: UnsafePointer(table.continuationBits.baseAddress!),
-          stop_at_controls: 0, i: 0, o: 0, notes: notes, note_count: 0,
-          note_capacity: Int64(capacity))
+        var state = table.kernelState(
+          source: input.baseAddress!, count: count, destination: out, notes: notes,
+          noteCapacity: capacity)
         let start = ContinuousClock.now
         while state.i + 64 < Int64(count) {
           fssimd_fold_run(level, &state)

@@ -181,16 +181,9 @@ extension FoldedText {
     // starts no contraction, on CPUs with vectors.
     let fastPath =
       wideASCII && !asciiContractions && level >= FSSIMD_LEVEL_SSE2 && NoteBuffer.layoutMatches
-    var state = fssimd_fold_state(
-      src: source, count: Int64(count), dst: out, two_byte: UnsafePointer(twoByte),
-      lanes: UnsafePointer(table.foldLanes.baseAddress!),
-      ascii_action: UnsafePointer(table.asciiAction.baseAddress!),
-      stage1: UnsafePointer(table.stage1.baseAddress!),
-      stage2: UnsafePointer(table.stage2.baseAddress!),
-      pool: UnsafePointer(table.pool.baseAddress!),
-      continuations: UnsafePointer(table.continuationBits.baseAddress!),
-      stop_at_controls: stopAtControls ? 1 : 0, i: 0, o: 0, notes: nil, note_count: 0,
-      note_capacity: Int64(NoteBuffer.capacity))
+    var state = table.kernelState(
+      source: source, count: count, destination: out, notes: nil,
+      noteCapacity: NoteBuffer.capacity)
     var i = 0
     var o = 0
     while i < count {
@@ -488,4 +481,29 @@ struct NoteBuffer: ~Copyable {
 package struct InvalidSequence: Equatable, Sendable {
   package var offset: Int
   package var length: Int
+}
+
+extension FoldTable {
+  /// The C fast path's state (`fssimd_fold_run`) for folding `count` bytes
+  /// at `source` into `destination` with this table, from the start, its
+  /// notes going to `notes` (which the caller may set later).
+  ///
+  /// - Precondition: the caller meets `fssimd_fold_run`'s obligations for
+  ///   the pointers before each run (room at `destination` and in
+  ///   `notes`); this table outlives the state.
+  package func kernelState(
+    source: UnsafePointer<UInt8>, count: Int, destination: UnsafeMutablePointer<UInt8>,
+    notes: UnsafeMutablePointer<fssimd_fold_note>?, noteCapacity: Int
+  ) -> fssimd_fold_state {
+    fssimd_fold_state(
+      src: source, count: Int64(count), dst: destination,
+      two_byte: UnsafePointer(twoByte.baseAddress!),
+      lanes: UnsafePointer(foldLanes.baseAddress!),
+      ascii_action: UnsafePointer(asciiAction.baseAddress!),
+      stage1: UnsafePointer(stage1.baseAddress!), stage2: UnsafePointer(stage2.baseAddress!),
+      pool: UnsafePointer(pool.baseAddress!),
+      continuations: UnsafePointer(continuationBits.baseAddress!),
+      stop_at_controls: asciiIsPlainLowercase ? 0 : 1, i: 0, o: 0, notes: notes, note_count: 0,
+      note_capacity: Int64(noteCapacity))
+  }
 }

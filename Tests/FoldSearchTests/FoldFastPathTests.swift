@@ -35,6 +35,22 @@ struct FoldFastPathTests {
       .filter { $0 <= fssimd_best_level() }
   }
 
+  /// Folds `bytes` at the portable level and at every vector level and
+  /// expects the same folded bytes, map entries (a valid map) and
+  /// ill-formed sequences.
+  static func expectEveryLevelFoldsAlike(_ bytes: [UInt8], table: FoldTable, _ context: String) {
+    bytes.withUnsafeBufferPointer { input in
+      let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
+      #expect(portable.map.violations().isEmpty, "\(context)")
+      for level in vectorLevels {
+        let fast = FoldedText.fold(input, table: table, level: level)
+        #expect(fast.folded == portable.folded, "\(context) level \(level)")
+        #expect(fast.map.entries == portable.map.entries, "\(context) level \(level)")
+        #expect(fast.invalidSequences == portable.invalidSequences, "\(context) level \(level)")
+      }
+    }
+  }
+
   /// Two- and three-byte scalars of every lane kind of the AVX-512 kernel.
   /// Two bytes: accented letters (one byte), case pairs that stay two bytes
   /// (Greek, Cyrillic, and Σ whose fold changes the lead byte), identity
@@ -79,16 +95,8 @@ struct FoldFastPathTests {
         }
         bytes += piece.prefix(Int.random(in: 1...piece.count, using: &rng))
       }
-      bytes.withUnsafeBufferPointer { input in
-        let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
-        for level in Self.vectorLevels {
-          let fast = FoldedText.fold(input, table: table, level: level)
-          let context = "seed \(seed) iteration \(iteration) level \(level) \(profile)"
-          #expect(fast.folded == portable.folded, "\(context)")
-          #expect(fast.map.entries == portable.map.entries, "\(context)")
-          #expect(fast.invalidSequences == portable.invalidSequences, "\(context)")
-        }
-      }
+      Self.expectEveryLevelFoldsAlike(
+        bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
     }
   }
 
@@ -124,16 +132,8 @@ struct FoldFastPathTests {
         default: bytes += Self.twoByteScalars.randomElement(using: &rng)!
         }
       }
-      bytes.withUnsafeBufferPointer { input in
-        let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
-        for level in Self.vectorLevels {
-          let fast = FoldedText.fold(input, table: table, level: level)
-          let context = "seed \(seed) iteration \(iteration) level \(level) \(profile)"
-          #expect(fast.folded == portable.folded, "\(context)")
-          #expect(fast.map.entries == portable.map.entries, "\(context)")
-          #expect(fast.invalidSequences == portable.invalidSequences, "\(context)")
-        }
-      }
+      Self.expectEveryLevelFoldsAlike(
+        bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
     }
   }
 
@@ -156,17 +156,8 @@ struct FoldFastPathTests {
           : Self.pieces.randomElement(using: &rng)!
         bytes += piece.prefix(Int.random(in: 1...piece.count, using: &rng))
       }
-      bytes.withUnsafeBufferPointer { input in
-        let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
-        for level in Self.vectorLevels {
-          let fast = FoldedText.fold(input, table: table, level: level)
-          let context = "seed \(seed) iteration \(iteration) level \(level) \(profile)"
-          #expect(fast.folded == portable.folded, "\(context)")
-          #expect(fast.map.entries == portable.map.entries, "\(context)")
-          #expect(fast.invalidSequences == portable.invalidSequences, "\(context)")
-          #expect(fast.map.violations().isEmpty, "\(context)")
-        }
-      }
+      Self.expectEveryLevelFoldsAlike(
+        bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
     }
   }
 
