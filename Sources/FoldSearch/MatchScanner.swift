@@ -87,7 +87,14 @@ struct MatchScanner {
   /// else by ``isGraphemeBoundary``.
   @inline(__always)
   func isClusterBoundary(_ i: Int) -> Bool {
-    Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i)
+    // Between two ASCII bytes there is always a boundary but inside CR LF
+    // (UAX #29: GB3; nothing else attaches to ASCII or extends it).
+    if i > 0 && i < original.count {
+      let before = original[i &- 1]
+      let after = original[i]
+      if before | after < 0x80 { return before != 0x0D || after != 0x0A }
+    }
+    return Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i)
   }
 
   /// Whether `i` is a grapheme-cluster boundary of `bytes`, when the scalar
@@ -188,6 +195,15 @@ struct MatchScanner {
   /// rejects it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
   func clusterEnd(_ lower: Int, _ upper: Int) -> Int? {
     guard let table else { return upper }
+    // The common case: a match that ends in printable ASCII (never
+    // ignorable where it folds by lowercasing) before ASCII or the end of
+    // the text ends at a cluster boundary, as it is.
+    if upper > lower && table.asciiPrintableIsPlain {
+      let last = original[upper &- 1]
+      if last >= 0x20 && last < 0x7F && (upper == original.count || original[upper] < 0x80) {
+        return upper
+      }
+    }
     // Back over the ignorable scalars that end the range. Only well-formed
     // scalars can be ignorable: a candidate must decode, from at most three
     // continuation bytes back, to exactly the bytes before `trimmed`.
@@ -280,27 +296,12 @@ struct MatchScanner {
       // rejected one lets the next start one byte later), which keeps the
       // same matches as filtering each occurrence as it comes.
       withUnsafeTemporaryAllocation(of: Candidate.self, capacity: Self.candidateBatch) { batch in
-        var count = 0
-        var resume = start
-        var stopped = false
-        func drain() {
-          for k in 0..<count where !stopped {
-            let candidate = batch[k]
-            guard candidate.folded >= resume else { continue }
-            if candidate.lower >= window.lowerBound,
-              let range = finish(candidate.lower, candidate.upper),
-              range.lowerBound >= from
-            {
-              stopped = !body(range)
-              resume = candidate.folded + needle.count
-            } else {
-              resume = candidate.folded + 1
-            }
-          }
-          count = 0
-        }
+        // The batch's state in one struct, captured only by the closure
+        // below (a local function capturing it would make every access a
+        // dynamic exclusivity check: a third of the instructions).
+        var pending = CandidateBatch(slots: batch.baseAddress!, resume: start)
         searcher.forEachOccurrence(in: haystack, from: start) { offset in
-          if offset < resume { return resume }
+          if offset < pending.resume { return pending.resume }
           var candidate = Candidate(folded: offset, lower: -1, upper: -1)
           if let lower = cursor.originalOffset(ofFolded: offset, in: view),
             let upper = cursor.peekOriginalOffset(
@@ -312,14 +313,53 @@ struct MatchScanner {
             fssimd_prefetch(original.baseAddress.map { $0 + max(0, lower - 4) })
             fssimd_prefetch(original.baseAddress.map { $0 + upper })
           }
-          batch[count] = candidate
-          count += 1
-          guard count == Self.candidateBatch else { return offset + 1 }
-          drain()
-          return stopped ? nil : max(offset + 1, resume)
+          // SAFETY: count < candidateBatch: a full batch is drained at once.
+          (pending.slots + pending.count).initialize(to: candidate)
+          pending.count += 1
+          guard pending.count == Self.candidateBatch else { return offset + 1 }
+          pending.drain(self, from: from, length: needle.count, body)
+          return pending.stopped ? nil : max(offset + 1, pending.resume)
         }
-        if !stopped { drain() }
+        if !pending.stopped { pending.drain(self, from: from, length: needle.count, body) }
       }
+    }
+  }
+
+  /// The occurrences gathered for the filters (``forEachMatch``), in
+  /// `slots[0..<count]`, and the filtering state: the folded offset the
+  /// next match may start at, and whether `body` asked to stop.
+  struct CandidateBatch {
+    let slots: UnsafeMutablePointer<Candidate>
+    var count = 0
+    var resume: Int
+    var stopped = false
+
+    init(slots: UnsafeMutablePointer<Candidate>, resume: Int) {
+      self.slots = slots
+      self.resume = resume
+    }
+
+    /// Filters the gathered occurrences in order under the leftmost rule
+    /// (a candidate before the last accepted match's end is skipped; a
+    /// rejected one lets the next start one byte later), reporting each
+    /// match starting at or after `from` to `body`, and empties the batch.
+    mutating func drain(
+      _ scanner: MatchScanner, from: Int, length: Int, _ body: (Range<Int>) -> Bool
+    ) {
+      for k in 0..<count where !stopped {
+        let candidate = slots[k]
+        guard candidate.folded >= resume else { continue }
+        if candidate.lower >= scanner.window.lowerBound,
+          let range = scanner.finish(candidate.lower, candidate.upper),
+          range.lowerBound >= from
+        {
+          stopped = !body(range)
+          resume = candidate.folded + length
+        } else {
+          resume = candidate.folded + 1
+        }
+      }
+      count = 0
     }
   }
 

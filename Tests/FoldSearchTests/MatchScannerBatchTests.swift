@@ -51,6 +51,33 @@ struct MatchScannerBatchTests {
     }
   }
 
+  /// The scanner's cluster-boundary test (quick answers for two ASCII
+  /// bytes and for scalars nothing attaches to, else the profile's full
+  /// test) agrees with `Character` boundaries at every offset, CR LF and
+  /// controls among ASCII included.
+  @Test(arguments: [0xC1, 0xC2, 0xC3] as [UInt64])
+  func clusterBoundariesAreCharacterBoundaries(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    let pieces = [
+      "a", "Z", " ", "\r", "\n", "\r\n", "\t", "\u{0}", "\u{7F}", "é", "e\u{301}", "\u{301}",
+      "\u{200D}", "👍", "👍\u{1F3FD}", "\u{1F1E6}", "한", "\u{1100}", "ק", "\u{AD}", "©",
+    ]
+    for iteration in 0..<200 {
+      var text = ""
+      for _ in 0..<Int.random(in: 1...30, using: &rng) { text += pieces.randomElement(using: &rng)! }
+      let expected = Set(text.indices.map { text.utf8.distance(from: text.startIndex, to: $0) })
+        .union([text.utf8.count])
+      FoldedText(text).withScanner(options: .graphemeAligned, window: nil) { scanner in
+        for offset in 0...text.utf8.count {
+          #expect(
+            scanner.isClusterBoundary(offset) == expected.contains(offset),
+            "seed \(seed) iteration \(iteration) offset \(offset) \(text.unicodeScalars.map { $0.value })"
+          )
+        }
+      }
+    }
+  }
+
   /// Every occurrence of `needle` in the window's folded bytes, filtered
   /// one by one as it is met (the scanner's rule without batches).
   static func sequentialMatches(_ scanner: MatchScanner, _ needle: [UInt8]) -> [Range<Int>] {
