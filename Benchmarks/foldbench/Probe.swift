@@ -33,7 +33,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
         let elapsed = ContinuousClock.now - start
         precondition(folding.folded.count > 0 || input.isEmpty)
         times.append(
-          Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+          seconds(elapsed))
       }
       let median = times.sorted()[times.count / 2]
       print("fold at level \(fssimd_best_level()): \(Int(Double(input.count) / median / 1e6)) MB/s")
@@ -103,7 +103,7 @@ func probeFoldLevels(_ text: String) {
         let folding = FoldedText.fold(input, level: level)
         let elapsed = ContinuousClock.now - start
         times[Int(level)].append(
-          Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+          seconds(elapsed))
         if round == 0
           && (folding.folded != reference.folded || folding.map.entries != reference.map.entries)
         {
@@ -158,7 +158,7 @@ func probeFoldKernel(_ text: String) {
         }
         let elapsed = ContinuousClock.now - start
         times[Int(level)].append(
-          Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+          seconds(elapsed))
         notesWritten[Int(level)] = Int(state.note_count)
       }
     }
@@ -173,4 +173,10 @@ func probeFoldKernel(_ text: String) {
       "kernel \(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", median(2) / median(Int(level)))) AVX2), \(notesWritten[Int(level)]) notes"
     )
   }
+}
+
+/// A duration in seconds.
+private func seconds(_ duration: Duration) -> Double {
+  let (seconds, attoseconds) = duration.components
+  return Double(seconds) + Double(attoseconds) / 1e18
 }

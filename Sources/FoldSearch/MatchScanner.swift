@@ -87,14 +87,7 @@ struct MatchScanner {
   /// else by ``isGraphemeBoundary``.
   @inline(__always)
   func isClusterBoundary(_ i: Int) -> Bool {
-    // Between two ASCII bytes there is always a boundary but inside CR LF
-    // (UAX #29: GB3; nothing else attaches to ASCII or extends it).
-    if i > 0 && i < original.count {
-      let before = original[i &- 1]
-      let after = original[i]
-      if before | after < 0x80 { return before != 0x0D || after != 0x0A }
-    }
-    return Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i)
+    Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i)
   }
 
   /// Whether `i` is a grapheme-cluster boundary of `bytes`, when the scalar
@@ -109,6 +102,11 @@ struct MatchScanner {
   @inline(__always)
   static func quickGraphemeBoundary(_ i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
     guard i > 0, i < bytes.count else { return true }
+    // Between two ASCII bytes there is always a boundary but inside CR LF
+    // (GB3; nothing else attaches to ASCII or extends it).
+    let asciiBefore = bytes[i &- 1]
+    let asciiAfter = bytes[i]
+    if asciiBefore | asciiAfter < 0x80 { return asciiBefore != 0x0D || asciiAfter != 0x0A }
     guard let after = WordBoundary.scalar(at: i, in: bytes), after != 0xFFFD,
       let before = WordBoundary.scalar(endingAt: i, in: bytes), before != 0xFFFD,
       // Ill-formed bytes before `i` can decode as a scalar that ends earlier.

@@ -324,18 +324,9 @@ package struct OffsetMap: Sendable {
         k &+= 1
         // Both shifts (neither flag set) and the same shift: predicted.
         if (raw | newestRaw) & Entry.atomicBit == 0 && shift == newestShift { continue }
-        let df = newestFolded &- (lastRaw & mask)
-        let ds = newestShift &- lastShift
-        if newestRaw == newestFolded && UInt(bitPattern: df &- 1) < 64
-          && UInt(bitPattern: ds &- 1) < 2
-        {
-          out.pointee = UInt8(truncatingIfNeeded: (ds &- 1) &<< 6 | (df &- 1))
-          out += 1
-        } else {
-          OffsetMap.encode(
-            Entry(raw: newestRaw, shift: newestShift), after: Entry(raw: lastRaw, shift: lastShift),
-            to: &out)
-        }
+        OffsetMap.encode(
+          Entry(raw: newestRaw, shift: newestShift), after: Entry(raw: lastRaw, shift: lastShift),
+          to: &out)
         stored &+= 1
         lastRaw = newestRaw
         lastShift = newestShift

@@ -607,6 +607,13 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 #define FSSIMD_SPARSE 8
 #define FSSIMD_EAGER 32
 #define FSSIMD_CALM 32
+
+// The lanes of `v` whose byte lies in low ..< low + count (UTF-8 leads and
+// continuations by kind).
+FSSIMD_AVX512 static inline uint64_t fssimd_bytes_in(__m512i v, uint8_t low, uint8_t count) {
+  return _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)low)),
+                                _mm512_set1_epi8((char)count));
+}
 FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
@@ -665,11 +672,8 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       // Few bytes to fold, all of them two-byte scalars (accented Latin
       // letters in prose): each looked up in the packed table and set in
       // the vector, the lanes it shortens dropped by the compress below.
-      const uint64_t lead2 =
-          _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC2)),
-                                 _mm512_set1_epi8(0xE0 - 0xC2));
-      const uint64_t cont = _mm512_cmplt_epu8_mask(
-          _mm512_sub_epi8(v, _mm512_set1_epi8((char)0x80)), _mm512_set1_epi8(0x40));
+      const uint64_t lead2 = fssimd_bytes_in(v, 0xC2, 0xE0 - 0xC2);
+      const uint64_t cont = fssimd_bytes_in(v, 0x80, 0x40);
       if ((stop & ~lead2) == (lead2 << 1) && (lead2 << 1 & ~cont) == 0 && (lead2 >> 63) == 0) {
         valid = ~(uint64_t)0;
         sparse = 1;
@@ -711,13 +715,9 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       }
       continue;
     }
-    const uint64_t lead2 =
-        _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC2)),
-                               _mm512_set1_epi8(0xE0 - 0xC2));
-    const uint64_t lead3 = _mm512_cmplt_epu8_mask(
-        _mm512_sub_epi8(v, _mm512_set1_epi8((char)0xE0)), _mm512_set1_epi8(0x10));
-    const uint64_t cont = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0x80)),
-                                                 _mm512_set1_epi8(0x40));
+    const uint64_t lead2 = fssimd_bytes_in(v, 0xC2, 0xE0 - 0xC2);
+    const uint64_t lead3 = fssimd_bytes_in(v, 0xE0, 0x10);
+    const uint64_t cont = fssimd_bytes_in(v, 0x80, 0x40);
     const uint64_t claimed = lead2 << 1 | lead3 << 1 | lead3 << 2;
     const uint64_t mismatch = cont ^ claimed;
     const uint64_t bad = (stop & ~(lead2 | lead3 | cont)) | (cont & ~claimed) |

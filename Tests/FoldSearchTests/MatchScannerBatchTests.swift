@@ -64,15 +64,17 @@ struct MatchScannerBatchTests {
     ]
     for iteration in 0..<200 {
       var text = ""
-      for _ in 0..<Int.random(in: 1...30, using: &rng) { text += pieces.randomElement(using: &rng)! }
+      for _ in 0..<Int.random(in: 1...30, using: &rng) {
+        text += pieces.randomElement(using: &rng)!
+      }
       let expected = Set(text.indices.map { text.utf8.distance(from: text.startIndex, to: $0) })
         .union([text.utf8.count])
       FoldedText(text).withScanner(options: .graphemeAligned, window: nil) { scanner in
         for offset in 0...text.utf8.count {
+          let scalars = text.unicodeScalars.map { $0.value }
           #expect(
             scanner.isClusterBoundary(offset) == expected.contains(offset),
-            "seed \(seed) iteration \(iteration) offset \(offset) \(text.unicodeScalars.map { $0.value })"
-          )
+            "seed \(seed) iteration \(iteration) offset \(offset) \(scalars)")
         }
       }
     }
