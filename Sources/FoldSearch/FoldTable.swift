@@ -109,6 +109,10 @@ package final class FoldTable: Sendable {
   /// (and of U+FFFD for a one-byte ill-formed sequence): bounds the folded
   /// buffer's size.
   package let maxExpansion: Int
+  /// Whether every Hangul syllable folds atomically to its canonical
+  /// decomposition (L V or L V T conjoining jamo, Unicode §3.12): the fold
+  /// kernel then computes those folds instead of looking them up.
+  package let hangulIsArithmetic: Bool
   /// Number of distinct 256-scalar blocks (diagnostics).
   package let blockCount: Int
   /// The contractions, by first scalar, longest first; empty for
@@ -346,6 +350,17 @@ package final class FoldTable: Sendable {
       }
     }
     self.maxExpansion = maxExpansion
+    let (table1, table2, bytes) = (self.stage1, self.stage2, self.pool)
+    self.hangulIsArithmetic = (UInt32(0xAC00)...0xD7A3).allSatisfy { value in
+      let entry = Entry(rawValue: table2[Int(table1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
+      guard entry.isAtomic, !entry.isContractionStarter, !entry.isIgnorable else { return false }
+      let index = value - 0xAC00
+      var jamo = [0x1100 + index / 588, 0x1161 + index % 588 / 28]
+      if index % 28 != 0 { jamo.append(0x11A7 + index % 28) }
+      let expected = jamo.flatMap { Array(String(Unicode.Scalar($0)!).utf8) }
+      return entry.length == expected.count
+        && expected.indices.allSatisfy { bytes[entry.offset + $0] == expected[$0] }
+    }
   }
 
   /// The packed fold of a two-byte scalar: bits 0–31 hold up to four folded

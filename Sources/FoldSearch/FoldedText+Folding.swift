@@ -503,7 +503,8 @@ extension FoldTable {
       stage1: UnsafePointer(stage1.baseAddress!), stage2: UnsafePointer(stage2.baseAddress!),
       pool: UnsafePointer(pool.baseAddress!),
       continuations: UnsafePointer(continuationBits.baseAddress!),
-      stop_at_controls: asciiIsPlainLowercase ? 0 : 1, i: 0, o: 0, notes: notes, note_count: 0,
+      stop_at_controls: asciiIsPlainLowercase ? 0 : 1,
+      hangul_is_arithmetic: hangulIsArithmetic ? 1 : 0, i: 0, o: 0, notes: notes, note_count: 0,
       note_capacity: Int64(noteCapacity))
   }
 }

@@ -161,6 +161,60 @@ struct FoldFastPathTests {
     }
   }
 
+  /// Hangul syllables, which the kernel folds by the arithmetic of Unicode
+  /// §3.12 with one note per syllable of a run: runs of random syllables
+  /// (the first and last, ones without a final jamo) cut by what ends a run
+  /// (one ASCII byte, which the scalar part folds itself when non-ASCII
+  /// follows, a control, conjoining jamo, another three-byte scalar, a
+  /// syllable-like ill-formed sequence, the input's end), and runs longer
+  /// than the note buffer.
+  @Test(
+    arguments: [
+      (41, FoldProfile.foundation), (42, .foundation), (43, .collation),
+      (44, .collation(locale: "ko")), (45, .collation(locale: "da")),
+    ] as [(UInt64, FoldProfile)])
+  func hangulFoldsAlike(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    let table = profile.table
+    let breaks: [[UInt8]] =
+      [
+        " ", "A", "z", "?", "\t", "\n", "\u{1}", "\u{7F}", ". ", "\u{1100}\u{1161}", "\u{11A8}",
+        "中",
+        "é", "\u{AD}", "\u{200B}",
+      ].map { Array($0.utf8) } + [[0xEA, 0x41], [0xED, 0x9E], [0xED, 0xA0, 0x80], [0xEA, 0x80]]
+    func syllable() -> [UInt8] {
+      let value: UInt32
+      switch Int.random(in: 0..<6, using: &rng) {
+      case 0: value = 0xAC00
+      case 1: value = 0xD7A3
+      case 2: value = 0xAC00 + 28 * UInt32.random(in: 0..<399, using: &rng)  // no final jamo
+      default: value = UInt32.random(in: 0xAC00...0xD7A3, using: &rng)
+      }
+      return Array(String(Unicode.Scalar(value)!).utf8)
+    }
+    for iteration in 0..<300 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...40, using: &rng) {
+        for _ in 0..<Int.random(in: 1...6, using: &rng) { bytes += syllable() }
+        bytes += breaks.randomElement(using: &rng)!
+        if Int.random(in: 0..<8, using: &rng) == 0 { bytes += Self.pieces[0] }
+      }
+      if Bool.random(using: &rng) { bytes += syllable() }
+      Self.expectEveryLevelFoldsAlike(
+        bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
+    }
+    var long = Array(repeating: UInt8(ascii: "x"), count: 40)
+    for _ in 0..<(NoteBuffer.capacity * 3) { long += syllable() }
+    Self.expectEveryLevelFoldsAlike(long, table: table, "a long run, \(profile)")
+  }
+
+  /// The foundation profile's table takes the kernel's arithmetic Hangul
+  /// path (the tests above would pass without it, untested).
+  @Test func hangulIsArithmeticInTheFoundationProfile() {
+    #expect(FoldProfile.foundation.table.hangulIsArithmetic)
+    #expect(FoldProfile.collation.table.hangulIsArithmetic)
+  }
+
   /// A text with more map notes than the fast path's buffer holds at once
   /// (every letter accented), so that it stops for room and resumes.
   @Test func manyNotesFillTheBuffer() {

@@ -246,6 +246,14 @@ typedef struct {
   /// fold is not plain lowercasing); zero: every ASCII byte folds by plain
   /// lowercasing.
   int32_t stop_at_controls;
+  /// Nonzero: every Hangul syllable (U+AC00...U+D7A3) folds atomically to
+  /// its canonical decomposition into conjoining jamo (L V or L V T, Unicode
+  /// §3.12), as the caller verified over the two-stage table; the kernel then
+  /// computes those folds instead of reading them, and notes a run of
+  /// syllables with one note at each syllable's start and one at the run's
+  /// end (the end note of a syllable that another follows would be replaced
+  /// by the next one's start under the map's rules).
+  int32_t hangul_is_arithmetic;
   int64_t i;  ///< input position (updated)
   int64_t o;  ///< output position (updated)
   fssimd_fold_note *notes;
@@ -270,7 +278,9 @@ typedef struct {
 /// fewer than FSSIMD_FOLD_BLOCK_NOTES); `i`, `o` and `note_count` then say
 /// where. Bytes of dst past `o` may have been written (with garbage).
 /// Level PORTABLE returns at once. Every level writes the same bytes up to
-/// `o` and the same notes for the same input.
+/// `o` and the same notes for the same input, notes that give the same map
+/// as the fold loop's own (only the end notes of Hangul syllables that
+/// another follows are left out, see `hangul_is_arithmetic`).
 ///
 /// Caller obligations: `src` points to `count` readable bytes; `dst` has
 /// room for count × E + 16 bytes, where E >= 1 bounds the output per input
