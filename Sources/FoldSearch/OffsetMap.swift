@@ -192,14 +192,19 @@ package struct OffsetMap: Sendable {
 
   @inline(__always)
   private static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, at i: inout Int) -> UInt {
-    var value: UInt = 0
-    var shift: UInt = 0
+    // One byte, the common case (a gap of up to 190 bytes, a small change
+    // of shift), without the loop.
+    let first = bytes[i]
+    i &+= 1
+    if first < 0x80 { return UInt(first) }
+    var value = UInt(first & 0x7F)
+    var shift: UInt = 7
     while true {
       let byte = bytes[i]
-      i += 1
-      value |= UInt(byte & 0x7F) << shift
+      i &+= 1
+      value |= UInt(byte & 0x7F) &<< shift
       if byte < 0x80 { return value }
-      shift += 7
+      shift &+= 7
     }
   }
 
@@ -219,10 +224,20 @@ package struct OffsetMap: Sendable {
       out += 1
       return
     }
-    out.pointee = UInt8(truncatingIfNeeded: 0x80 | (entry.isAtomic ? 0x40 : 0) | min(df, 63))
+    let head = 0x80 | (entry.isAtomic ? 0x40 : 0) | min(df, 63)
+    let zigzag = UInt(bitPattern: (ds &<< 1) ^ (ds >> (Int.bitWidth - 1)))
+    if df < 63 && zigzag < 0x80 {
+      // Two bytes: an atomic expansion's start or end (ß, a Hangul syllable),
+      // a mark dropped from a letter, a gap with an unusual shift.
+      out[0] = UInt8(truncatingIfNeeded: head)
+      out[1] = UInt8(truncatingIfNeeded: zigzag)
+      out += 2
+      return
+    }
+    out.pointee = UInt8(truncatingIfNeeded: head)
     out += 1
-    if df >= 63 { writeVarint(UInt(df - 63), to: &out) }
-    writeVarint(UInt(bitPattern: (ds << 1) ^ (ds >> (Int.bitWidth - 1))), to: &out)
+    if df >= 63 { writeVarint(UInt(df &- 63), to: &out) }
+    writeVarint(zigzag, to: &out)
   }
 
   /// The entry encoded at `i` after `previous`; advances `i` past it.
@@ -241,12 +256,14 @@ package struct OffsetMap: Sendable {
         unchecked: previous.folded &+ df, original: previous.original &+ df &+ (head >> 6) &+ 1,
         isAtomic: false)
     }
+    // Wrapping arithmetic: the encoder wrote these from positions below
+    // 2^62, so nothing overflows.
     var df = head & 63
-    if df == 63 { df += Int(bitPattern: readVarint(bytes, at: &i)) }
+    if df == 63 { df &+= Int(bitPattern: readVarint(bytes, at: &i)) }
     let zigzag = readVarint(bytes, at: &i)
-    let ds = Int(bitPattern: zigzag >> 1) ^ -Int(bitPattern: zigzag & 1)
+    let ds = Int(bitPattern: zigzag >> 1) ^ (0 &- Int(bitPattern: zigzag & 1))
     return Entry(
-      unchecked: previous.folded + df, original: previous.original + df + ds,
+      unchecked: previous.folded &+ df, original: previous.original &+ df &+ ds,
       isAtomic: head & 0x40 != 0)
   }
 
@@ -804,7 +821,11 @@ package struct OffsetMap: Sendable {
       if position < limit {
         return block >= 0 ? OffsetMap.original(of: position, current) : position
       }
-      return peek(position, in: view, orElse: &far)
+      // The fields as arguments, not `self`: a call with `self` made the
+      // caller copy the whole cursor before every lookup.
+      return Self.peek(
+        position, from: current, at: offset, end: end,
+        inBlock: block >= 0 && position < blockLimit, in: view, orElse: &far)
     }
 
     /// Encoded bytes (so at most this many entries) a peek walks before it
@@ -812,8 +833,11 @@ package struct OffsetMap: Sendable {
     static let peekBytes = 16
 
     @inline(never)
-    private func peek(_ position: Int, in view: View, orElse far: inout Cursor) -> Int? {
-      if block >= 0 && position < blockLimit {
+    private static func peek(
+      _ position: Int, from current: Entry, at offset: Int, end: Int, inBlock: Bool,
+      in view: View, orElse far: inout Cursor
+    ) -> Int? {
+      if inBlock {
         let bound = min(end, offset &+ Self.peekBytes)
         let walked = OffsetMap.walk(
           from: current, at: offset, end: bound, in: view.bytes, to: position)

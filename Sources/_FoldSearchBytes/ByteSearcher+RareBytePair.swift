@@ -50,26 +50,36 @@ extension ByteSearcher {
     let m = needle.count
     guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return }
     let level = instructionSet.rawValue
-    var j = start
-    while j <= n - m {
-      // SAFETY: base/needleBase point to n and m readable bytes, 1 <= m <= 3,
-      // 0 <= j; the kernel reads only base[0..<n] and needleBase[0..<m].
-      let block = unsafe fssimd_find_short(level, base, Int64(n), Int64(j), needleBase, Int64(m))
-      var mask = block.mask
-      guard mask != 0 else { return }
-      let blockBase = Int(block.base)
-      // Every occurrence in [j, block.end) has its bit set; report those at
-      // or after the caller's latest resume offset.
-      while mask != 0 {
-        let position = blockBase &+ mask.trailingZeroBitCount
-        mask &= mask &- 1
-        if position < j { continue }
-        guard let next = try report(position, body) else { return }
-        j = next
+    // The kernel writes a batch of occurrences (64 window starts at a time
+    // while 64 slots are free), then they are reported.
+    let capacity = shortNeedleBatch
+    return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: capacity) { out in
+      var j = start
+      var scanned = start
+      while scanned <= n - m {
+        var next: Int64 = 0
+        // SAFETY: base/needleBase point to n and m readable bytes,
+        // 1 <= m <= 3, 0 <= scanned; `out` has `capacity` slots; the kernel
+        // reads only base[0..<n] and needleBase[0..<m].
+        let found = unsafe fssimd_find_short_collect(
+          level, base, Int64(n), Int64(scanned), needleBase, Int64(m), out.baseAddress!,
+          Int64(capacity), &next)
+        // Every occurrence in [scanned, next) was written; report those at
+        // or after the caller's latest resume offset.
+        for k in 0..<Int(found) {
+          let position = Int(out[k])
+          if position < j { continue }
+          guard let resume = try report(position, body) else { return }
+          j = resume
+        }
+        scanned = max(j, Int(next))
       }
-      j = max(j, Int(block.end))
     }
   }
+
+  /// Occurrences a short-needle scan gathers per kernel call (a multiple
+  /// of 64, at least 64).
+  static let shortNeedleBatch = 256
 
   /// The rare-byte-pair scan from `start`.
   ///

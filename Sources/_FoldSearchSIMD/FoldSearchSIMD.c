@@ -103,6 +103,22 @@ static fssimd_block fssimd_short_portable(const uint8_t *h, int64_t n, int64_t s
   return fssimd_block_at(start, mask, end);
 }
 
+// The portable collector: blocks of fssimd_short_portable, written out,
+// while 64 slots are free (the contract of fssimd_find_short_collect, for
+// start <= n - m).
+static int64_t fssimd_short_collect_portable(const uint8_t *h, int64_t n, int64_t start,
+                                             const uint8_t *nd, int64_t m, int64_t *out,
+                                             int64_t capacity, int64_t *next) {
+  int64_t count = 0;
+  while (start <= n - m && capacity - count >= 64) {
+    fssimd_block b = fssimd_short_portable(h, n, start, nd, m);
+    for (uint64_t k = b.mask; k != 0; k &= k - 1) out[count++] = b.base + __builtin_ctzll(k);
+    start = b.end;
+  }
+  *next = start;
+  return count;
+}
+
 // Whether byte b (>= 0x80) is in a 128-bit byte set over 0x80...0xFF.
 static inline int fssimd_in_high_set(const uint64_t set[2], uint8_t b) {
   unsigned k = (unsigned)b - 0x80u;
@@ -949,33 +965,23 @@ static inline int32_t fssimd_clamp(int32_t level) {
   return level > best ? best : level;
 }
 
-fssimd_block fssimd_find_short(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
-                               const uint8_t *needle, int64_t m) {
+int64_t fssimd_find_short_collect(int32_t level, const uint8_t *haystack, int64_t n,
+                                  int64_t start, const uint8_t *needle, int64_t m, int64_t *out,
+                                  int64_t capacity, int64_t *next) {
   if (n <= 0 || m < 1 || m > 3 || start > n - m) {
-    int64_t end = start > n - m + 1 ? start : n - m + 1;
-    return fssimd_block_at(end, 0, end);
+    *next = start > n - m + 1 ? start : n - m + 1;
+    return 0;
   }
-  int32_t l = fssimd_clamp(level);
-  // A block per call: keep looking until one holds an occurrence or the
-  // haystack ends, so the caller's loop runs once per block with matches.
-  for (;;) {
-    fssimd_block b;
-    switch (l) {
+  switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
-      case FSSIMD_LEVEL_AVX512:
-      case FSSIMD_LEVEL_AVX2:
-        b = fssimd_find_short_avx2(haystack, n, start, needle, m);
-        break;
-      case FSSIMD_LEVEL_SSE2:
-        b = fssimd_find_short_sse2(haystack, n, start, needle, m);
-        break;
+    case FSSIMD_LEVEL_AVX512:
+    case FSSIMD_LEVEL_AVX2:
+      return fssimd_find_short_avx2(haystack, n, start, needle, m, out, capacity, next);
+    case FSSIMD_LEVEL_SSE2:
+      return fssimd_find_short_sse2(haystack, n, start, needle, m, out, capacity, next);
 #endif
-      default:
-        b = fssimd_short_portable(haystack, n, start, needle, m);
-        break;
-    }
-    if (b.mask != 0 || b.end > n - m) return b;
-    start = b.end;
+    default:
+      return fssimd_short_collect_portable(haystack, n, start, needle, m, out, capacity, next);
   }
 }
 

@@ -25,8 +25,8 @@
 // no byte outside [start, n) is ever read. Inputs with fewer than FSK_V
 // window starts go to the portable loop. Candidate bits are taken lowest
 // first, so positions are examined in increasing order. The short-needle
-// kernel works the same way on blocks of 64 starts and returns the first
-// block holding an occurrence as a bit mask.
+// kernel works the same way on blocks of 64 starts and writes each block's
+// occurrences out, lowest first.
 
 // Verify (and budget) every candidate of `mask` at `base`; return on a
 // decision. Uses h, nd, m, s from the enclosing kernel.
@@ -76,9 +76,11 @@ FSK_TARGET static fssimd_result FSK_NAME(pair_find)(const uint8_t *h, int64_t n,
 
 // The exact short-needle loop for one candidate expression CAND(j) (a
 // FSK_V-bit mask). Blocks of 64 window starts: while 64 starts remain, the
-// block at j is tested whole; the last partial block re-tests the 64 starts
-// ending at `last` with the starts before j masked off (there are at least
-// 64 starts from the caller's start, checked on entry).
+// block at j is tested whole and its occurrences written to `out`; the last
+// partial block re-tests the 64 starts ending at `last` with the starts
+// before j masked off (there are at least 64 starts from the caller's
+// start, checked on entry). Each block is tested only while 64 slots are
+// free (the contract of fssimd_find_short_collect).
 #if FSK_V == 32
 #define FSK_BLOCK(CAND, j) ((uint64_t)CAND(j) | ((uint64_t)CAND((j) + 32) << 32))
 #else
@@ -86,25 +88,40 @@ FSK_TARGET static fssimd_result FSK_NAME(pair_find)(const uint8_t *h, int64_t n,
   ((uint64_t)CAND(j) | ((uint64_t)CAND((j) + 16) << 16) |                        \
    ((uint64_t)CAND((j) + 32) << 32) | ((uint64_t)CAND((j) + 48) << 48))
 #endif
+#define FSK_WRITE(bbase, mask)                                                   \
+  for (uint64_t mk = (mask); mk != 0; mk &= mk - 1) out[count++] = (bbase) + __builtin_ctzll(mk)
 #define FSK_SHORT_LOOP(CAND)                                                     \
   do {                                                                           \
     while (j + 64 <= last + 1) {                                                 \
-      uint64_t mk = FSK_BLOCK(CAND, j);                                          \
-      if (mk != 0) return fssimd_block_at(j, mk, j + 64);                        \
+      if (capacity - count < 64) {                                               \
+        *next = j;                                                               \
+        return count;                                                            \
+      }                                                                          \
+      FSK_WRITE(j, FSK_BLOCK(CAND, j));                                          \
       j += 64;                                                                   \
     }                                                                            \
-    if (j > last) return fssimd_block_at(last + 1, 0, last + 1);                 \
-    const int64_t bbase = last - 63;                                             \
-    uint64_t mk = FSK_BLOCK(CAND, bbase) & (~(uint64_t)0 << (j - bbase));        \
-    return fssimd_block_at(bbase, mk, last + 1);                                 \
+    if (j <= last) {                                                             \
+      if (capacity - count < 64) {                                               \
+        *next = j;                                                               \
+        return count;                                                            \
+      }                                                                          \
+      const int64_t bbase = last - 63;                                           \
+      FSK_WRITE(bbase, FSK_BLOCK(CAND, bbase) & (~(uint64_t)0 << (j - bbase)));  \
+    }                                                                            \
+    *next = last + 1;                                                            \
+    return count;                                                                \
   } while (0)
 
-FSK_TARGET static fssimd_block FSK_NAME(find_short)(const uint8_t *h, int64_t n, int64_t start,
-                                                    const uint8_t *nd, int64_t m) {
+FSK_TARGET static int64_t FSK_NAME(find_short)(const uint8_t *h, int64_t n, int64_t start,
+                                               const uint8_t *nd, int64_t m, int64_t *out,
+                                               int64_t capacity, int64_t *next) {
   const int64_t last = n - m;
-  if (last - start + 1 < 64) return fssimd_short_portable(h, n, start, nd, m);
+  if (last - start + 1 < 64) {
+    return fssimd_short_collect_portable(h, n, start, nd, m, out, capacity, next);
+  }
   const FSK_VEC v0 = FSK_SPLAT(nd[0]);
   int64_t j = start;
+  int64_t count = 0;
 #define FSK_EQ0(j) FSK_EQ(FSK_LOADU(h + (j)), v0)
   if (m == 1) {
 #define FSK_C1(j) ((uint32_t)FSK_MASK(FSK_EQ0(j)))
@@ -128,6 +145,7 @@ FSK_TARGET static fssimd_block FSK_NAME(find_short)(const uint8_t *h, int64_t n,
 }
 
 #undef FSK_BLOCK
+#undef FSK_WRITE
 #undef FSK_SHORT_LOOP
 #undef FSK_PAIR_CANDIDATES
 

@@ -1,4 +1,5 @@
 import FoldSearch
+import FoldSearchReference
 import Testing
 
 @Suite("FoldedText basics")
@@ -46,5 +47,18 @@ struct FoldedTextTests {
   @Test(arguments: cases)
   func byteRanges(_ c: Case) {
     #expect(FoldedText(c.text).byteRanges(of: c.query) == c.expected)
+  }
+
+  /// Needles of one to three bytes take a vector kernel that hands over its
+  /// occurrences in batches (of 512, and 256 in `ByteSearcher`): thousands
+  /// of matches, some rejected inside atomic expansions (ß, ﬁ, Hangul) or
+  /// overlapping, agree with the Foundation reference across the batches.
+  @Test(arguments: ["e", "E", "ee", "es", "ss", "s", "fi", "é", "ab"])
+  func denseShortNeedlesAcrossBatches(query: String) {
+    let text = String(
+      repeating: "eé Eë ss ß ﬁ fi eee esse 한 ab é\u{301}e x\u{AD}e ", count: 300)
+    #expect(
+      FoldedText(text).byteRanges(of: query)
+        == ReferenceMatcher.byteRanges(of: query, in: text))
   }
 }

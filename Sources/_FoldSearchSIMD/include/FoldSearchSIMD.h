@@ -76,18 +76,25 @@ typedef struct {
   int64_t end;
 } fssimd_block;
 
-/// The occurrences of a needle of 1 to 3 bytes in the first block of up to
-/// 64 window starts at or after `start` that holds any, found exactly by
-/// comparing every needle byte in the vector (no separate verification).
-/// `mask` is 0 only when no occurrence starts in [start, n). O(n − start)
-/// per call; reads only haystack[0 ..< n].
+/// Collects the occurrences of a needle of 1 to 3 bytes: every window start
+/// p >= `start` where the needle occurs, in increasing order, written to
+/// `out`, found exactly by comparing every needle byte in the vector (no
+/// separate verification), 64 window starts at a time while at least 64 of
+/// `capacity` slots are free. Returns how many were written and sets *next
+/// to where the scan stopped: every occurrence in [start, *next) was
+/// written, none at or after *next; *next == n − m + 1 (or start, when start
+/// is past it) when the scan reached the last window, and *next > start
+/// whenever capacity >= 64 and start <= n − m. Every level writes the same
+/// positions. O(*next − start) per call; reads only haystack[0 ..< n].
 ///
 /// Caller obligations: `haystack` points to `n` readable bytes (it may be
 /// NULL only when n == 0); `needle` points to `m` readable bytes with
-/// 1 <= m <= 3; 0 <= start; `level` is at most fssimd_best_level() (a
-/// higher level is lowered to it).
-fssimd_block fssimd_find_short(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
-                               const uint8_t *needle, int64_t m);
+/// 1 <= m <= 3; 0 <= start; `out` points to `capacity` writable slots;
+/// `next` is writable; `level` is at most fssimd_best_level() (a higher
+/// level is lowered to it).
+int64_t fssimd_find_short_collect(int32_t level, const uint8_t *haystack, int64_t n,
+                                  int64_t start, const uint8_t *needle, int64_t m, int64_t *out,
+                                  int64_t capacity, int64_t *next);
 
 /// State of a rare-byte-pair scan for one needle, kept across calls so that
 /// a scan resumed after each reported occurrence spends one work budget.
@@ -123,7 +130,7 @@ typedef struct {
 /// `needle_count` >= 1 readable bytes and whose indices satisfy the bounds
 /// above; 0 <= start; when budgeted, origin <= start; every call of one
 /// scan passes the same haystack, needle and level, with non-decreasing
-/// `start`; `level` as for fssimd_find_short.
+/// `start`; `level` as for fssimd_find_short_collect.
 fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
                                fssimd_pair_state *state);
 
@@ -138,7 +145,7 @@ fssimd_result fssimd_pair_find(int32_t level, const uint8_t *haystack, int64_t n
 ///
 /// Caller obligations: `src` points to `n` readable bytes and `dst` to `n`
 /// writable bytes (NULL only when n == 0); the ranges do not overlap;
-/// `level` as for fssimd_find_short.
+/// `level` as for fssimd_find_short_collect.
 int64_t fssimd_ascii_lower(int32_t level, const uint8_t *src, int64_t n, uint8_t *dst,
                            int32_t stop_at_controls);
 
@@ -290,7 +297,7 @@ typedef struct {
 /// readable with their pool bytes, to 1024 continuation words and, at
 /// FSSIMD_LEVEL_AVX512, to the lanes fssimd_fold_lanes made from the same
 /// tables; `notes` points to `note_capacity` >= 2 writable slots,
-/// note_count <= note_capacity; `level` as for fssimd_find_short.
+/// note_count <= note_capacity; `level` as for fssimd_find_short_collect.
 void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
 /// What makes a raw UTF-8 byte position a candidate for a one-shot search
@@ -331,7 +338,7 @@ typedef struct {
 /// Caller obligations: `haystack` points to `n` readable bytes (NULL only
 /// when n == 0); `anchor` points to a valid fssimd_anchor; 0 <= start;
 /// `out` points to `capacity` writable slots; `next` is writable; `level`
-/// as for fssimd_find_short.
+/// as for fssimd_find_short_collect.
 int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
                                const fssimd_anchor *anchor, int64_t *out, int64_t capacity,
                                int64_t *next);
