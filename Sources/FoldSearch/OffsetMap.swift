@@ -219,12 +219,24 @@ package struct OffsetMap: Sendable {
     let df = entry.folded &- previous.folded
     let ds = (entry.original &- previous.original) &- df
     precondition(df > 0, "offset map entries must increase")
-    if UInt(bitPattern: df &- 1) < 64 && UInt(bitPattern: ds &- 1) < 2 && !entry.isAtomic {
+    encode(df: df, ds: ds, isAtomic: entry.isAtomic, to: &out)
+  }
+
+  /// Writes the entry `df` folded bytes after the previous one whose shift
+  /// is `ds` more than the previous one's, at `out`, and advances it.
+  ///
+  /// - Precondition: `df > 0`; `out` has room for ``maxEncodedLength``
+  ///   bytes.
+  @inline(__always)
+  private static func encode(
+    df: Int, ds: Int, isAtomic: Bool, to out: inout UnsafeMutablePointer<UInt8>
+  ) {
+    if UInt(bitPattern: df &- 1) < 64 && UInt(bitPattern: ds &- 1) < 2 && !isAtomic {
       out.pointee = UInt8(truncatingIfNeeded: (ds &- 1) &<< 6 | (df &- 1))
       out += 1
       return
     }
-    let head = 0x80 | (entry.isAtomic ? 0x40 : 0) | min(df, 63)
+    let head = 0x80 | (isAtomic ? 0x40 : 0) | min(df, 63)
     let zigzag = UInt(bitPattern: (ds &<< 1) ^ (ds >> (Int.bitWidth - 1)))
     if df < 63 && zigzag < 0x80 {
       // Two bytes: an atomic expansion's start or end (ß, a Hangul syllable),
@@ -322,37 +334,46 @@ package struct OffsetMap: Sendable {
       guard !newestIsStored, committed < nextBlockStart else { return start }
       let mask = Entry.atomicBit &- 1
       var k = start
-      // The newest entry's folded position with the atomic flag, and its
-      // shift; the last stored one's.
-      var newestRaw = newest.foldedAndFlag
-      var newestShift = newest.original &- (newestRaw & mask)
-      var lastRaw = last.foldedAndFlag
-      var lastShift = last.original &- (lastRaw & mask)
+      // The newest entry's folded position, atomic flag and shift; the last
+      // stored one's position and shift: an entry is encoded from the
+      // differences alone.
+      var newestFolded = newest.folded
+      var newestFlag = newest.foldedAndFlag & Entry.atomicBit
+      var newestShift = newest.original &- newestFolded
+      var lastFolded = last.folded
+      var lastFlag = last.foldedAndFlag & Entry.atomicBit
+      var lastShift = last.original &- lastFolded
       var out = self.out
       var stored = 0
       let room = nextBlockStart &- committed
-      while k < entries.count && stored < room {
-        let entry = entries[k]
-        let raw = entry.foldedAndFlag
+      let count = entries.count
+      // SAFETY: k < count, inside `entries`.
+      let base = entries.baseAddress!
+      while k < count && stored < room {
+        let raw = base[k].foldedAndFlag
         let folded = raw & mask
-        let newestFolded = newestRaw & mask
         if folded == newestFolded { break }  // the replacing rule
-        let shift = entry.original &- folded
+        let shift = base[k].original &- folded
         k &+= 1
+        let flag = raw & Entry.atomicBit
         // Both shifts (neither flag set) and the same shift: predicted.
-        if (raw | newestRaw) & Entry.atomicBit == 0 && shift == newestShift { continue }
+        if flag | newestFlag == 0 && shift == newestShift { continue }
+        // Entries increase (the caller's order, and the replacing rule
+        // above), so the difference is positive.
         OffsetMap.encode(
-          Entry(raw: newestRaw, shift: newestShift), after: Entry(raw: lastRaw, shift: lastShift),
+          df: newestFolded &- lastFolded, ds: newestShift &- lastShift, isAtomic: newestFlag != 0,
           to: &out)
         stored &+= 1
-        lastRaw = newestRaw
+        lastFolded = newestFolded
+        lastFlag = newestFlag
         lastShift = newestShift
-        newestRaw = raw
+        newestFolded = folded
+        newestFlag = flag
         newestShift = shift
       }
       if stored > 0 {
-        last = Entry(raw: lastRaw, shift: lastShift)
-        newest = Entry(raw: newestRaw, shift: newestShift)
+        last = Entry(raw: lastFolded | lastFlag, shift: lastShift)
+        newest = Entry(raw: newestFolded | newestFlag, shift: newestShift)
         committed &+= stored
         self.out = out
       }

@@ -281,15 +281,6 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     const uint8_t b0 = src[i];
     if (b0 < 0x80) {
       if (!s->stop_at_controls || (b0 >= 0x20 && b0 != 0x7F)) {
-        // One ASCII byte between non-ASCII ones (a space between words of
-        // another script) is folded here: a vector step would stop at the
-        // next byte. Printable ASCII folds by plain lowercasing (a caller
-        // obligation of fssimd_fold_run's fast path).
-        if (src[i + 1] >= 0x80 && (b0 >= 0x20 || !s->stop_at_controls)) {
-          dst[o++] = (uint8_t)(b0 + ((uint8_t)(b0 - 'A') < 26 ? 0x20 : 0));
-          i++;
-          continue;
-        }
         result = 1;
         break;
       }

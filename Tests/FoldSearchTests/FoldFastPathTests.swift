@@ -164,10 +164,9 @@ struct FoldFastPathTests {
   /// Hangul syllables, which the kernel folds by the arithmetic of Unicode
   /// §3.12 with one note per syllable of a run: runs of random syllables
   /// (the first and last, ones without a final jamo) cut by what ends a run
-  /// (one ASCII byte, which the scalar part folds itself when non-ASCII
-  /// follows, a control, conjoining jamo, another three-byte scalar, a
-  /// syllable-like ill-formed sequence, the input's end), and runs longer
-  /// than the note buffer.
+  /// (one ASCII byte, a control, conjoining jamo, another three-byte
+  /// scalar, a syllable-like ill-formed sequence, the input's end), and runs
+  /// longer than the note buffer.
   @Test(
     arguments: [
       (41, FoldProfile.foundation), (42, .foundation), (43, .collation),
