@@ -377,10 +377,19 @@ struct MatchScanner {
     var result: [Range<Int>] = []
     forEachMatch(of: query, from: window.lowerBound) {
       result.append($0)
+      if result.count == Self.densityProbe {
+        // Dense matches are sized for from their density so far.
+        FoldedText.reserveForMatches(
+          &result, found: result.count, scanned: $0.upperBound - window.lowerBound,
+          of: window.count)
+      }
       return true
     }
     return result
   }
+
+  /// The match after which ``matches(of:)`` estimates how many there are.
+  static let densityProbe = 1024
 
   /// Matches of a query that starts with an ignorable scalar (see
   /// ``FoldedQuery/LeadingMark``): candidates from the folded text and from

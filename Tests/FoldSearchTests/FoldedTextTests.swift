@@ -1,6 +1,7 @@
-import FoldSearch
 import FoldSearchReference
 import Testing
+
+@testable import FoldSearch
 
 @Suite("FoldedText basics")
 struct FoldedTextTests {
@@ -47,6 +48,28 @@ struct FoldedTextTests {
   @Test(arguments: cases)
   func byteRanges(_ c: Case) {
     #expect(FoldedText(c.text).byteRanges(of: c.query) == c.expected)
+  }
+
+  /// A text with a match every byte or two: the result is sized from the
+  /// first batch's density (a quarter more, no more than the bytes), and
+  /// the ranges are those of the plain pattern.
+  @Test func denseMatchesAreSizedFromTheirDensity() {
+    let text = String(repeating: "eé", count: 100_000) + String(repeating: "x", count: 100_000)
+    let ranges = FoldedText(text).byteRanges(of: "E")
+    var expected: [Range<Int>] = []
+    for k in stride(from: 0, to: 300_000, by: 3) {
+      expected.append(k..<k + 1)  // e
+      expected.append(k + 1..<k + 3)  // é
+    }
+    #expect(ranges == expected)
+
+    var result: [Range<Int>] = [0..<1]
+    FoldedText.reserveForMatches(&result, found: 1000, scanned: 1000, of: 400_000)
+    #expect(result.capacity >= 400_000)
+    #expect(result == [0..<1])
+    var sparse: [Range<Int>] = []
+    FoldedText.reserveForMatches(&sparse, found: 10, scanned: 10_000, of: 400_000)
+    #expect(sparse.capacity < FoldedText.reserveMinimum)
   }
 
   /// Needles of one to three bytes take a vector kernel that hands over its
