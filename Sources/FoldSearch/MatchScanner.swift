@@ -176,6 +176,20 @@ struct MatchScanner {
     var upper = min(upper, window.upperBound)
     // No filters (the common case): nothing else to decide.
     if options.isEmpty { return lower < upper ? lower..<upper : nil }
+    // The collation profiles' filters (a cluster at the start, the end
+    // rule) on a match between ASCII bytes, decided at once: the checks
+    // below would give the same answer (clusterEnd's first case, and a
+    // boundary between two ASCII bytes but inside CR LF).
+    if options == Self.collationFilters && lower < upper, let table, table.asciiPrintableIsPlain {
+      let last = original[upper &- 1]
+      let before = lower > 0 ? original[lower &- 1] : 0
+      let first = original[lower]
+      if last >= 0x20 && last < 0x7F && (upper == original.count || original[upper] < 0x80)
+        && before | first < 0x80 && (before != 0x0D || first != 0x0A)
+      {
+        return lower..<upper
+      }
+    }
     if options.contains(._clusterEnd) {
       guard let end = clusterEnd(lower, upper) else { return nil }
       upper = end
@@ -183,6 +197,9 @@ struct MatchScanner {
     guard lower < upper, passes(lower..<upper) else { return nil }
     return lower..<upper
   }
+
+  /// The options the collation profiles imply (and nothing else).
+  static let collationFilters: SearchOptions = [._graphemeStart, ._clusterEnd]
 
   /// `usearch`'s end rule: the ignorable scalars after a match belong to it
   /// only up to the first grapheme-cluster boundary after its last

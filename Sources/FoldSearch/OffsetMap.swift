@@ -714,7 +714,8 @@ package struct OffsetMap: Sendable {
   @inline(__always)
   static func original(of position: Int, _ entry: Entry) -> Int? {
     if entry.isAtomic { return position == entry.folded ? entry.original : nil }
-    return entry.original + (position - entry.folded)
+    // Wrapping: positions are below 2^62 (the result is a position).
+    return entry.original &+ (position &- entry.folded)
   }
 
   /// The folded position at which the source scalar starting at original

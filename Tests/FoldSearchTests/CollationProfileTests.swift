@@ -82,6 +82,13 @@ import _FoldSearchTestSupport
       ("и\u{306}", "и", ""), ("и\u{306}", "й", ""), ("й", "и\u{306}", ""), ("xи\u{306}x", "x", ""),
       ("เก", "ก", ""), ("เก", "เก", ""), ("ไก่ ก", "ก", ""), ("ا\u{654}", "ا", ""),
       ("Haag aa", "a", "da"), ("Haag", "haag", "da"), ("И\u{306}и", "й", ""),
+      // Matches between ASCII bytes, decided at once (the profile's filters'
+      // quick path), and the cases next to it that go the long way: CR LF,
+      // a mark or an ignorable after the match, a non-ASCII byte before it,
+      // a scalar with a primary weight that extends the cluster after it.
+      ("de de\r\nde\r\n", "de", ""), ("de\u{301} de\u{AD}x éde", "de", ""),
+      ("\r\nde", "de", ""), ("x\u{300}de.de", "de", ""), ("e\u{301}e e", "e", ""),
+      ("de\u{93E}", "de", ""), ("de\u{903}", "de", ""), ("de\u{345}", "de", ""),
     ]
     for (text, query, locale) in cases {
       let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
