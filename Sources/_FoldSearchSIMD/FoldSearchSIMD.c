@@ -190,65 +190,10 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 // Behavior").
 #define FSSIMD_HANGUL_FIRST 0xAC00u
 #define FSSIMD_HANGUL_COUNT 11172u
-
-// Folds the run of Hangul syllables at i, the first of them `value`, each to
-// its conjoining jamo computed from its index (L, V and, unless T = 0, T;
-// the algorithm of Unicode §3.12), with an atomic note at each syllable's
-// start and one note at the run's end; a syllable's own end note is left
-// out when another syllable follows (the map would replace it by that
-// one's start, at the same position). The run stops before a byte that is
-// not a well-formed syllable, fewer than four input bytes, or fewer than
-// two free note slots. Caller obligations: those of fssimd_fold_scalars,
-// `c.hangul_is_arithmetic` (so E >= 3: a syllable's three bytes fold to at
-// most nine, and the 16 bytes of slack cover the stores past them), the
-// scalar at *pi is the syllable `value`, two free note slots.
-// (Words are read and written little-endian: x86-64 and AArch64.)
+// (The Hangul run reads and writes words little-endian: x86-64, AArch64.)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "fssimd_fold_hangul assumes a little-endian target"
+#error "the Hangul run of fssimd_fold_scalars assumes a little-endian target"
 #endif
-__attribute__((always_inline)) static inline void fssimd_fold_hangul(
-    const fssimd_fold_state c, uint32_t value, int64_t *pi, int64_t *po, int64_t *pk) {
-  const uint8_t *src = c.src;
-  uint8_t *dst = c.dst;
-  const int64_t n = c.count;
-  const int64_t last_note = c.note_capacity - 2;
-  fssimd_fold_note *notes = c.notes;
-  int64_t i = *pi, o = *po, k = *pk;
-  for (;;) {
-    const uint32_t index = value - FSSIMD_HANGUL_FIRST;
-    const uint32_t lv = index / 28, t = index % 28;
-    const uint32_t l = lv / 21, v = lv % 21;
-    notes[k].folded_and_flag = o | FSSIMD_FOLD_NOTE_ATOMIC;
-    notes[k].original = i;
-    k++;
-    // L = U+1100 + l, V = U+1161 + v and T = U+11A7 + t: E1 84 (80 + l),
-    // E1 85 (A1 + v), E1 (86 or 87) (80 | (27 + t) & 3F), as one word and a
-    // byte. T = 0 has no jamo: its bytes are written past the fold's end.
-    const uint32_t tail = 0x27 + t;
-    const uint64_t bytes = 0xE1u | 0x84u << 8 | (uint64_t)(0x80 + l) << 16 | (uint64_t)0xE1 << 24 |
-                           (uint64_t)0x85 << 32 | (uint64_t)(0xA1 + v) << 40 |
-                           (uint64_t)0xE1 << 48 | (uint64_t)(0x86 + (tail >> 6)) << 56;
-    memcpy(dst + o, &bytes, 8);
-    dst[o + 8] = (uint8_t)(0x80 | (tail & 0x3F));
-    o += t != 0 ? 9 : 6;
-    i += 3;
-    if (i + 4 > n || k > last_note) break;
-    // The next scalar, if a syllable: U+AC00...U+D7A3 lead with EA...ED,
-    // and a well-formed continuation pair with such a lead is a scalar at
-    // or above U+A000, below U+E000 (four bytes are readable at i).
-    uint32_t next;
-    memcpy(&next, src + i, 4);
-    if ((uint8_t)(next - 0xEA) > 3 || (next & 0xC0C000) != 0x808000) break;
-    value = (next & 0x0F) << 12 | (next >> 8 & 0x3F) << 6 | (next >> 16 & 0x3F);
-    if (value - FSSIMD_HANGUL_FIRST >= FSSIMD_HANGUL_COUNT) break;
-  }
-  notes[k].folded_and_flag = o;
-  notes[k].original = i;
-  k++;
-  *pi = i;
-  *po = o;
-  *pk = k;
-}
 
 // Folds the scalars at i that the vector path stopped at (non-ASCII bytes
 // and, with stop_at_controls, controls) until an ASCII byte the vector path
@@ -355,8 +300,47 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       value = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(b1 & 0x3F) << 6 | (b2 & 0x3F);
       if ((b2 & 0xC0) != 0x80 || value < 0x800 || value - 0xD800 < 0x800) break;
       if (value - FSSIMD_HANGUL_FIRST < FSSIMD_HANGUL_COUNT && s->hangul_is_arithmetic) {
+        // A run of Hangul syllables, each folded to its conjoining jamo
+        // computed from its index (L, V and, unless T = 0, T; the
+        // algorithm of Unicode §3.12), with an atomic note at each
+        // syllable's start and one note at the run's end: a syllable's own
+        // end note is left out when another follows (the map would replace
+        // it by that one's start, at the same position). The run stops
+        // before a byte that is not a well-formed syllable, fewer than four
+        // input bytes, or fewer than two free note slots. The table's
+        // check (`hangul_is_arithmetic`) makes E >= 3: a syllable's three
+        // bytes fold to at most nine, and the 16 bytes of slack cover the
+        // stores past them. Words are read and written little-endian.
         if (k > last_note) break;
-        fssimd_fold_hangul(c, value, &i, &o, &k);
+        for (;;) {
+          const uint32_t index = value - FSSIMD_HANGUL_FIRST;
+          const uint32_t lv = index / 28, t = index % 28;
+          const uint32_t l = lv / 21, v = lv % 21;
+          FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
+          // L = U+1100 + l, V = U+1161 + v and T = U+11A7 + t: E1 84 (80 + l),
+          // E1 85 (A1 + v), E1 (86 or 87) (80 | (27 + t) & 3F), as one word
+          // and a byte. T = 0 has no jamo: its bytes go past the fold's end.
+          const uint32_t tail = 0x27 + t;
+          const uint64_t bytes =
+              0xE1u | 0x84u << 8 | (uint64_t)(0x80 + l) << 16 | (uint64_t)0xE1 << 24 |
+              (uint64_t)0x85 << 32 | (uint64_t)(0xA1 + v) << 40 | (uint64_t)0xE1 << 48 |
+              (uint64_t)(0x86 + (tail >> 6)) << 56;
+          memcpy(dst + o, &bytes, 8);
+          dst[o + 8] = (uint8_t)(0x80 | (tail & 0x3F));
+          o += t != 0 ? 9 : 6;
+          i += 3;
+          if (i + 4 > n || k > last_note) break;
+          // The next scalar, if a syllable: U+AC00...U+D7A3 lead with
+          // EA...ED, and a well-formed continuation pair with such a lead is
+          // a scalar at or above U+A000, below U+E000 (four bytes are
+          // readable at i).
+          uint32_t next;
+          memcpy(&next, src + i, 4);
+          if ((uint8_t)(next - 0xEA) > 3 || (next & 0xC0C000) != 0x808000) break;
+          value = (next & 0x0F) << 12 | (next >> 8 & 0x3F) << 6 | (next >> 16 & 0x3F);
+          if (value - FSSIMD_HANGUL_FIRST >= FSSIMD_HANGUL_COUNT) break;
+        }
+        FSSIMD_NOTE(o, i);
         continue;
       }
       entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
