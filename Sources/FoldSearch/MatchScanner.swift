@@ -176,30 +176,30 @@ struct MatchScanner {
     var upper = min(upper, window.upperBound)
     // No filters (the common case): nothing else to decide.
     if options.isEmpty { return lower < upper ? lower..<upper : nil }
-    // The collation profiles' filters (a cluster at the start, the end
-    // rule) on a match between ASCII bytes, decided at once: the checks
-    // below would give the same answer (clusterEnd's first case, and a
-    // boundary between two ASCII bytes but inside CR LF).
-    if options == Self.collationFilters && lower < upper, let table, table.asciiPrintableIsPlain {
-      let last = original[upper &- 1]
-      let before = lower > 0 ? original[lower &- 1] : 0
-      let first = original[lower]
-      if last >= 0x20 && last < 0x7F && (upper == original.count || original[upper] < 0x80)
-        && before | first < 0x80 && (before != 0x0D || first != 0x0A)
-      {
-        return lower..<upper
-      }
-    }
-    if options.contains(._clusterEnd) {
+    if options.contains(._clusterEnd) && !endsWhereItIs(lower, upper) {
       guard let end = clusterEnd(lower, upper) else { return nil }
       upper = end
     }
-    guard lower < upper, passes(lower..<upper) else { return nil }
-    return lower..<upper
+    guard lower < upper else { return nil }
+    // The collation profiles' filters are the end rule and a cluster
+    // boundary at the start, which the two bytes around it mostly settle:
+    // decided here, without the other filters' tests.
+    if options == Self.collationFilters { return isClusterBoundary(lower) ? lower..<upper : nil }
+    return passes(lower..<upper) ? lower..<upper : nil
   }
 
   /// The options the collation profiles imply (and nothing else).
   static let collationFilters: SearchOptions = [._graphemeStart, ._clusterEnd]
+
+  /// ``clusterEnd(_:_:)``'s common case: a match that ends in printable
+  /// ASCII (never ignorable where it folds by lowercasing) before ASCII or
+  /// the end of the text ends at a cluster boundary, as it is.
+  @inline(__always)
+  func endsWhereItIs(_ lower: Int, _ upper: Int) -> Bool {
+    guard upper > lower, let table, table.asciiPrintableIsPlain else { return false }
+    let last = original[upper &- 1]
+    return last >= 0x20 && last < 0x7F && (upper == original.count || original[upper] < 0x80)
+  }
 
   /// `usearch`'s end rule: the ignorable scalars after a match belong to it
   /// only up to the first grapheme-cluster boundary after its last
@@ -210,15 +210,7 @@ struct MatchScanner {
   /// rejects it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
   func clusterEnd(_ lower: Int, _ upper: Int) -> Int? {
     guard let table else { return upper }
-    // The common case: a match that ends in printable ASCII (never
-    // ignorable where it folds by lowercasing) before ASCII or the end of
-    // the text ends at a cluster boundary, as it is.
-    if upper > lower && table.asciiPrintableIsPlain {
-      let last = original[upper &- 1]
-      if last >= 0x20 && last < 0x7F && (upper == original.count || original[upper] < 0x80) {
-        return upper
-      }
-    }
+    if endsWhereItIs(lower, upper) { return upper }
     // Back over the ignorable scalars that end the range. Only well-formed
     // scalars can be ignorable: a candidate must decode, from at most three
     // continuation bytes back, to exactly the bytes before `trimmed`.
