@@ -15,7 +15,7 @@ struct BenchOptions {
   /// `--probe fold` / `--probe search`: run that phase exactly once inside a
   /// function of its own and exit, for `Benchmarks/callgrind.sh`.
   var probe: String? = nil
-  /// `--app-only`: only the type-ahead and FoldIndex benchmarks.
+  /// `--app-only`: only the app benchmarks (type-ahead, FoldIndex, edits).
   var appOnly = false
   /// Also time `FoldIndex` over 100,000 records.
   var foldIndex = true
@@ -44,8 +44,10 @@ struct BenchOptions {
     reference, usearch and the ICU pipeline) run on the first M MiB of the
     input (default 8); MB/s stays comparable.
     Match counts are checked; a mismatch prints MISMATCH and exits 1.
-    It also times FoldIndex (100,000 short records, type-ahead queries) unless
-    --no-fold-index is given; --app-only times just those (no corpus needed).
+    It also times the app cases unless --no-fold-index is given: type-ahead
+    in a FindSession, FoldIndex (100,000 short records) and one-character
+    edits in a 10 MB FindSession against a refold; --app-only times just
+    those (no corpus needed).
     --pathological DIR times every needle of DIR/needles.txt over its file
     (Corpus/pathological, or the large set) against the median time per byte.
     --peak-memory measures the peak resident memory a one-shot search (fold

@@ -31,6 +31,8 @@ if options.appOnly {
   for line in typeAheadBenchmark(runs: runs) { Swift.print(line) }
   Swift.print("")
   for line in foldIndexBenchmark(runs: runs) { Swift.print(line) }
+  Swift.print("")
+  for line in editBenchmark(runs: runs) { Swift.print(line) }
   exit(0)
 }
 let corpus = Corpus.load(options.files)
@@ -233,6 +235,9 @@ if options.foldIndex {
   progress("FoldIndex over 100,000 records")
   Swift.print("")
   for line in foldIndexBenchmark(runs: max(runs, 5)) { Swift.print(line) }
+  progress("edits in a 10 MB FindSession")
+  Swift.print("")
+  for line in editBenchmark(runs: max(runs, 5)) { Swift.print(line) }
 }
 if let path = options.csvPath { report.writeCSV(to: path) }
 if let path = options.jsonPath { writeFile(path, report.json()) }

@@ -111,7 +111,7 @@ struct EditableFold: Sendable {
     var lastMiddleEnd = 0
     let oldMap = map
     var textPieces: [Piece] = []
-    var clusters: [(range: Range<Int>, middle: [UInt8])] = []
+    var clusters: [(range: Range<Int>, middle: [UInt8], folded: Range<Int>, local: [UInt8])] = []
     var foldedPieces: [Piece] = []
     var builder = OffsetMap()
     builder.reserveCapacity(oldMap.count + 16 * edits.count + 16)
@@ -174,13 +174,15 @@ struct EditableFold: Sendable {
           i += 1
         } while i < edits.count && safeStart(of: edits[i], in: old, notBefore: end) <= end
 
-        copyUnchanged(to: start, foldedEnd: oldMap.foldedOffset(ofOriginal: start))
+        let foldedStart = oldMap.foldedOffset(ofOriginal: start)
+        copyUnchanged(to: start, foldedEnd: foldedStart)
         let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
         for entry in local.map.entries {
           builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
         }
+        let foldedEnd = oldMap.foldedOffset(ofOriginal: end)
         textPieces.append(.new(middle))
-        clusters.append((start..<end, middle))
+        clusters.append((start..<end, middle, foldedStart..<foldedEnd, local.folded))
         foldedPieces.append(.new(local.folded))
         newOriginal += middle.count
         newFoldedCount += local.folded.count
@@ -194,7 +196,7 @@ struct EditableFold: Sendable {
           if entry.original == end && !entry.isAtomic { entryIndex += 1 }
         }
         consumed = end
-        consumedFolded = oldMap.foldedOffset(ofOriginal: end)
+        consumedFolded = foldedEnd
       }
       copyUnchanged(to: old.count, foldedEnd: oldMap.foldedCount)
       // Old entries at the very end (after trailing ignorables).
@@ -205,32 +207,34 @@ struct EditableFold: Sendable {
       }
     }!
     builder.finish(foldedCount: newFoldedCount, originalCount: newOriginal)
-    var newText: String
     if clusters.count == 1 {
-      // One stretch: replace it in place (a memmove, no revalidation).
-      newText = text
+      // One stretch: replace it in place (memmoves of the tails, no new
+      // buffers to fault in, no revalidation).
+      let cluster = clusters[0]
+      var newText = text
       text = ""
       let utf8 = newText.utf8
-      let range = clusters[0].range
       newText.replaceSubrange(
         utf8.index(
-          utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-            utf8.startIndex, offsetBy: range.upperBound),
-        with: String(decoding: clusters[0].middle, as: UTF8.self))
+          utf8.startIndex, offsetBy: cluster.range.lowerBound)..<utf8.index(
+            utf8.startIndex, offsetBy: cluster.range.upperBound),
+        with: String(decoding: cluster.middle, as: UTF8.self))
+      text = newText
+      folded.replaceSubrange(cluster.folded, with: cluster.local)
     } else {
-      newText = text.utf8.withContiguousStorageIfAvailable { old in
+      let newText = text.utf8.withContiguousStorageIfAvailable { old in
         String(unsafeUninitializedCapacity: newOriginal) { buffer in
           Self.assemble(textPieces, old: old, into: buffer)
         }
       }!
-    }
-    let newFolded = folded.withUnsafeBufferPointer { old in
-      [UInt8](unsafeUninitializedCapacity: newFoldedCount) { buffer, count in
-        count = Self.assemble(foldedPieces, old: old, into: buffer)
+      let newFolded = folded.withUnsafeBufferPointer { old in
+        [UInt8](unsafeUninitializedCapacity: newFoldedCount) { buffer, count in
+          count = Self.assemble(foldedPieces, old: old, into: buffer)
+        }
       }
+      text = newText
+      folded = newFolded
     }
-    text = newText
-    folded = newFolded
     map = builder
     return lastMiddleEnd
   }

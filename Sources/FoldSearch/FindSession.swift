@@ -460,8 +460,14 @@ public struct FindSession: Sendable {
 
   /// Replaces original bytes `range` and recomputes the matches; returns the
   /// inserted bytes' range.
+  ///
+  /// The match array is patched in place: the matches between the edit and
+  /// the point where the search falls back in step with the old ones are
+  /// replaced, and those after it are moved by the change in length (one
+  /// pass over the tail, no new array).
   mutating func replace(bytes range: Range<Int>, with replacement: String) -> Range<Int> {
-    let old = matchRanges
+    var ranges = matchRanges
+    matchRanges = []
     let end = applyEdits([EditableFold.Edit(range: range, replacement: replacement)])
     let inserted = range.lowerBound..<range.lowerBound + replacement.utf8.count
     guard let prepared else { return inserted }
@@ -470,52 +476,58 @@ public struct FindSession: Sendable {
       return inserted
     }
     let delta = replacement.utf8.count - range.count
-    let keptCount = firstIndex(in: old, endingAtOrAfter: range.lowerBound)
-    var result: [Range<Int>] = []
-    Self.appendShifted(old[..<keptCount], by: 0, to: &result)
+    let keptCount = Self.firstIndex(in: ranges, endingAtOrAfter: range.lowerBound)
     let syncFrom = end + 8
-    /// The first old match starting at or after old offset `q`, when the
-    /// old chain of matches has no match crossing `q`.
-    func oldChainIsFree(at q: Int) -> Int? {
-      var low = 0
-      var high = old.count
-      while low < high {
-        let mid = (low + high) / 2
-        if old[mid].lowerBound < q { low = mid + 1 } else { high = mid }
-      }
-      if low > 0 && old[low - 1].upperBound > q { return nil }
-      return low
-    }
-    withScanner { scanner in
-      var q = result.last?.upperBound ?? 0
-      scanner.forEachMatch(of: prepared, from: q, startsBefore: syncFrom) { match in
-        result.append(match)
-        q = match.upperBound
-        return true
-      }
-      while true {
-        let point = max(q, syncFrom)
-        if let first = oldChainIsFree(at: point - delta) {
-          Self.appendShifted(old[first...], by: delta, to: &result)
-          return
+    // The new matches from the last kept one on, and the first old match
+    // (from `reusedFrom`) that the new chain meets again.
+    var fresh: [Range<Int>] = []
+    var reusedFrom = ranges.count
+    ranges.withUnsafeBufferPointer { old in
+      /// The first old match starting at or after old offset `q`, when the
+      /// old chain of matches has no match crossing `q`.
+      func oldChainIsFree(at q: Int) -> Int? {
+        var low = keptCount
+        var high = old.count
+        while low < high {
+          let mid = (low + high) / 2
+          if old[mid].lowerBound < q { low = mid + 1 } else { high = mid }
         }
-        var next: Range<Int>? = nil
-        scanner.forEachMatch(of: prepared, from: point) { match in
-          next = match
-          return false
+        if low > 0 && old[low - 1].upperBound > q { return nil }
+        return low
+      }
+      withScanner { scanner in
+        var q = keptCount > 0 ? old[keptCount - 1].upperBound : 0
+        scanner.forEachMatch(of: prepared, from: q, startsBefore: syncFrom) { match in
+          fresh.append(match)
+          q = match.upperBound
+          return true
         }
-        guard let next else { return }
-        result.append(next)
-        q = next.upperBound
+        while true {
+          let point = max(q, syncFrom)
+          if let first = oldChainIsFree(at: point - delta) {
+            reusedFrom = first
+            return
+          }
+          var next: Range<Int>? = nil
+          scanner.forEachMatch(of: prepared, from: point) { match in
+            next = match
+            return false
+          }
+          guard let next else { return }
+          fresh.append(next)
+          q = next.upperBound
+        }
       }
     }
-    matchRanges = result
+    ranges.replaceSubrange(keptCount..<reusedFrom, with: fresh)
+    Self.shift(&ranges, from: keptCount + fresh.count, by: delta)
+    matchRanges = ranges
     lastSearch = .incremental
     return inserted
   }
 
   /// The number of matches in `ranges` ending before `offset`.
-  private func firstIndex(in ranges: [Range<Int>], endingAtOrAfter offset: Int) -> Int {
+  private static func firstIndex(in ranges: [Range<Int>], endingAtOrAfter offset: Int) -> Int {
     var low = 0
     var high = ranges.count
     while low < high {
@@ -525,37 +537,19 @@ public struct FindSession: Sendable {
     return low
   }
 
-  /// Appends `ranges` moved by `delta`, with raw memory (fast in debug too).
-  private static func appendShifted(
-    _ ranges: ArraySlice<Range<Int>>, by delta: Int, to result: inout [Range<Int>]
-  ) {
-    guard !ranges.isEmpty else { return }
-    let start = result.count
-    let total = start + ranges.count
-    let shifted = [Int](unsafeUninitializedCapacity: 2 * total) { buffer, count in
-      result.withUnsafeBytes { head in
-        if start > 0 {
-          UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-            from: head.baseAddress!, byteCount: head.count)
-        }
-      }
-      ranges.withUnsafeBytes { tail in
-        UnsafeMutableRawPointer(buffer.baseAddress! + 2 * start).copyMemory(
-          from: tail.baseAddress!, byteCount: tail.count)
-      }
-      var p = buffer.baseAddress! + 2 * start
-      let end = buffer.baseAddress! + 2 * total
-      while delta != 0 && p < end {
-        p.pointee += delta
+  /// Moves `ranges[start...]` by `delta`, in place, through raw memory (fast
+  /// in debug builds too).
+  private static func shift(_ ranges: inout [Range<Int>], from start: Int, by delta: Int) {
+    guard delta != 0, start < ranges.count else { return }
+    ranges.withUnsafeMutableBytes { raw in
+      // SAFETY: a Range<Int> is two Ints (lower, upper) with no padding;
+      // the bounds are moved alike, so every range stays well formed.
+      let bounds = raw.bindMemory(to: Int.self)
+      var p = bounds.baseAddress! + 2 * start
+      let end = bounds.baseAddress! + bounds.count
+      while p < end {
+        p.pointee &+= delta
         p += 1
-      }
-      count = 2 * total
-    }
-    result = shifted.withUnsafeBytes { raw in
-      [Range<Int>](unsafeUninitializedCapacity: total) { buffer, count in
-        UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-          from: raw.baseAddress!, byteCount: raw.count)
-        count = total
       }
     }
   }
