@@ -78,7 +78,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FoldSearchAppTests",
-      dependencies: ["FoldSearch", "foldsearch-demo"]
+      dependencies: ["FoldSearch", "foldsearch-demo", "_FoldSearchTestSupport"]
     ),
     .testTarget(
       name: "ReliabilityTests",

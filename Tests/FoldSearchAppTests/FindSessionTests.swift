@@ -1,10 +1,7 @@
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 @Suite("FindSession")
 struct FindSessionTests {
@@ -250,14 +247,14 @@ struct FindSessionTests {
     var refold = Double.infinity
     var edit = Double.infinity
     for i in 0..<5 {
-      refold = min(refold, Self.threadCPUSeconds { _ = EditableFold(session.text) })
+      refold = min(refold, threadCPUSeconds { _ = EditableFold(session.text) })
       let middle = session.text.utf8.index(
         session.text.utf8.startIndex, offsetBy: 5_000_000 + i * 1000)
       let start = session.text.unicodeScalars.index(
         after: session.text.unicodeScalars.index(before: middle))
       edit = min(
         edit,
-        Self.threadCPUSeconds {
+        threadCPUSeconds {
           session.replaceSubrange(
             start..<session.text.unicodeScalars.index(after: start), with: "é")
         })
@@ -278,18 +275,6 @@ struct FindSessionTests {
     // edit benchmark 9× in release (it was 3.5×). The bound is what
     // refolding instead of patching (a ratio near 1) cannot reach.
     #expect(ratio >= 3, "refold \(refold) s vs edit \(edit) s")
-  }
-
-  /// The CPU time of the calling thread that `body` takes, in seconds.
-  static func threadCPUSeconds(_ body: () -> Void) -> Double {
-    func read() -> Double {
-      var time = timespec()
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    let start = read()
-    body()
-    return read() - start
   }
 }
 
