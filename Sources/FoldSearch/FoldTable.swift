@@ -118,6 +118,8 @@ package final class FoldTable: Sendable {
   /// The contractions, by first scalar, longest first; empty for
   /// `foundation`.
   package let contractions: [UInt32: [Contraction]]
+  /// ``contractions`` by their first two scalars, for the fold loop.
+  package let contractionIndex: ContractionIndex
   /// Every scalar that comes after the first in some contraction: a
   /// position before one may lie inside a contraction, so edits and parallel
   /// cuts move off it (``mayContinueContraction(at:in:)``).
@@ -169,6 +171,7 @@ package final class FoldTable: Sendable {
     }
     for key in starters.keys { starters[key]!.sort { $0.rest.count > $1.rest.count } }
     self.contractions = starters
+    self.contractionIndex = ContractionIndex(starters)
     self.continuations = continuations
     self.continuationBits = .allocate(capacity: 1024)
     self.continuationBits.initialize(repeating: 0)
@@ -380,36 +383,23 @@ package final class FoldTable: Sendable {
     }
   }
 
-  /// The contraction that starts with the scalar `first` at `start` (its
-  /// first byte) and continues at `next` in `input`, longest first: the
-  /// contraction and the offset after it, or nil.
+  /// The contraction that starts with the scalar `first` and continues at
+  /// `next` in `input`, longest first: the contraction (in
+  /// ``contractionIndex``) and the offset after it, or nil.
   ///
   /// - Precondition: `first` is a contraction starter of this table.
+  @inline(__always)
   package func contraction(
     first: UInt32, continuingAt next: Int, in input: UnsafeBufferPointer<UInt8>
-  ) -> (Contraction, end: Int)? {
+  ) -> (ContractionIndex.Unit, end: Int)? {
     guard next < input.count, mayContinue(input[next]),
-      let second = WordBoundary.scalar(at: next, in: input), continuations.contains(second),
-      let candidates = contractions[first]
+      let second = WordBoundary.scalar(at: next, in: input)
     else { return nil }
     // The second scalar decoded once: a starter may have dozens of
-    // contractions (a Thai prevowel one per consonant).
-    let afterSecond = next + MatchScanner.utf8Length(second)
-    for candidate in candidates where candidate.rest[0] == second {
-      var i = afterSecond
-      var matched = true
-      for expected in candidate.rest.dropFirst() {
-        guard i < input.count, let scalar = WordBoundary.scalar(at: i, in: input),
-          scalar == expected
-        else {
-          matched = false
-          break
-        }
-        i += MatchScanner.utf8Length(scalar)
-      }
-      if matched { return (candidate, i) }
-    }
-    return nil
+    // contractions (a Thai prevowel one per consonant), the pair few.
+    return contractionIndex.match(
+      first: first, second: second, afterSecond: next &+ MatchScanner.utf8Length(second),
+      in: input)
   }
 
   /// Whether the scalar starting at `offset` in `bytes` may continue a

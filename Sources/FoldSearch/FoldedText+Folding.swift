@@ -88,26 +88,29 @@ extension FoldedText {
 
   /// Folds the contraction starting with the scalar `first` at `start` (its
   /// next scalar at `next`), if `input` holds one there: writes its fold at
-  /// `out + o`, advances `o`, records it in `map` and returns where it ends.
-  /// Out of line: the fold loop's registers are for the common paths.
+  /// `out + o`, advances `o`, records it in `notes` and returns where it
+  /// ends. Out of line: the fold loop's registers are for the common paths.
   ///
   /// - Precondition: `out + o` has room for the contraction's fold (the
   ///   table's `maxExpansion` covers it).
   @inline(never)
   static func foldContraction(
     first: UInt32, start: Int, next: Int, input: UnsafeBufferPointer<UInt8>, table: FoldTable,
-    out: UnsafeMutablePointer<UInt8>, o: inout Int, map: inout OffsetMap
+    out: UnsafeMutablePointer<UInt8>, o: inout Int, notes: inout NoteBuffer,
+    map: inout OffsetMap
   ) -> Int? {
     guard let (unit, end) = table.contraction(first: first, continuingAt: next, in: input) else {
       return nil
     }
-    if unit.isAtomic { map.noteAtomicStart(folded: o, original: start) }
-    for byte in unit.folded {
-      out[o] = byte
-      o &+= 1
+    if unit.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
+    let length = table.contractionIndex.withFolded(of: unit) { folded in
+      // SAFETY: the caller's room covers the unit's fold (precondition).
+      (out + o).update(from: folded.baseAddress!, count: folded.count)
+      return folded.count
     }
-    if unit.isAtomic || unit.folded.count != end &- start {
-      map.noteBoundary(folded: o, original: end)
+    o &+= length
+    if unit.isAtomic || length != end &- start {
+      notes.boundary(folded: o, original: end, into: &map)
     }
     return end
   }
@@ -326,10 +329,10 @@ extension FoldedText {
       } else if entry.isIgnorable {
         notes.boundary(folded: o, original: i, into: &map)
       } else {
-        if entry.isContractionStarter, notes.drain(into: &map),
+        if entry.isContractionStarter,
           let end = Self.foldContraction(
             first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
-            map: &map)
+            notes: &notes, map: &map)
         {
           i = end
           continue

@@ -1,0 +1,131 @@
+/// A fold table's contractions looked up by their first two scalars, for the
+/// fold loop.
+///
+/// ## Idea
+/// A contraction starter may start dozens of contractions (a Thai or Lao
+/// prevowel one per consonant, ICU's logical-order exceptions), but few
+/// share the first *two* scalars. The fold loop decodes the starter and the
+/// scalar after it, so it looks up the pair in an open-addressing table (a
+/// multiplicative hash of the pair, linear probing, a power-of-two size at
+/// most half full) and tries only the contractions under it, longest first.
+/// Their further scalars and folded bytes lie in flat arrays, so a lookup
+/// touches no per-contraction array and hashes nothing with `Hasher`.
+///
+/// Invariants: every contraction of the table is under exactly one pair;
+/// those of one pair are contiguous in `units`, longest first (the order of
+/// ``FoldTable/contractions``); a key of 0 marks a free slot (a pair never
+/// encodes to 0: a starter is never U+0000, see ``key(_:_:)``).
+///
+/// See Knuth, *TAOCP* vol. 3, §6.4 (multiplicative hashing, linear probing).
+package struct ContractionIndex: Sendable {
+  /// One contraction: its scalars after the first two, its folded bytes.
+  package struct Unit: Sendable {
+    var restStart: Int32
+    var restCount: Int32
+    var foldedStart: Int32
+    var foldedCount: Int32
+    var isAtomic: Bool
+  }
+
+  private let keys: [UInt64]
+  /// For each slot, the units of its pair: `start << 16 | count`.
+  private let spans: [UInt64]
+  private let shift: UInt64
+  private let units: [Unit]
+  private let rest: [UInt32]
+  private let folded: [UInt8]
+
+  /// The key of a pair of scalars (each below 2^21).
+  @inline(__always)
+  static func key(_ first: UInt32, _ second: UInt32) -> UInt64 {
+    UInt64(first) << 21 | UInt64(second)
+  }
+
+  /// Indexes `contractions` (by first scalar, each list longest first).
+  init(_ contractions: [UInt32: [FoldTable.Contraction]]) {
+    var pairs: [UInt64: [FoldTable.Contraction]] = [:]
+    for (first, list) in contractions {
+      for contraction in list {
+        pairs[Self.key(first, contraction.rest[0]), default: []].append(contraction)
+      }
+    }
+    var bits: UInt64 = 1
+    while 1 << bits < 2 * max(pairs.count, 1) { bits += 1 }
+    var keys = [UInt64](repeating: 0, count: 1 << bits)
+    var spans = [UInt64](repeating: 0, count: 1 << bits)
+    var units: [Unit] = []
+    var rest: [UInt32] = []
+    var folded: [UInt8] = []
+    // Sorted, so that the layout does not depend on the dictionary's order.
+    for key in pairs.keys.sorted() {
+      var slot = Int((key &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+      while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
+      keys[slot] = key
+      // Longest first, as in the starter's list.
+      let list = pairs[key]!
+      spans[slot] = UInt64(units.count) << 16 | UInt64(list.count)
+      for contraction in list {
+        units.append(
+          Unit(
+            restStart: Int32(rest.count), restCount: Int32(contraction.rest.count - 1),
+            foldedStart: Int32(folded.count), foldedCount: Int32(contraction.folded.count),
+            isAtomic: contraction.isAtomic))
+        rest += contraction.rest.dropFirst()
+        folded += contraction.folded
+      }
+    }
+    self.keys = keys
+    self.spans = spans
+    self.shift = 64 - bits
+    self.units = units
+    self.rest = rest
+    self.folded = folded
+  }
+
+  /// The longest contraction whose first two scalars are `first` and
+  /// `second` and whose further scalars follow at `afterSecond` in `input`:
+  /// the contraction and the offset after it, or nil.
+  ///
+  /// - Complexity: O(1) expected for the lookup, plus the candidates of the
+  ///   pair (usually one) times their lengths.
+  @inline(__always)
+  package func match(
+    first: UInt32, second: UInt32, afterSecond: Int, in input: UnsafeBufferPointer<UInt8>
+  ) -> (unit: Unit, end: Int)? {
+    let key = Self.key(first, second)
+    return keys.withUnsafeBufferPointer { keys -> (Unit, Int)? in
+      var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+      while keys[slot] != key {
+        if keys[slot] == 0 { return nil }
+        slot = (slot &+ 1) & (keys.count &- 1)
+      }
+      let span = spans[slot]
+      let start = Int(span >> 16)
+      return units.withUnsafeBufferPointer { units -> (Unit, Int)? in
+        rest.withUnsafeBufferPointer { rest -> (Unit, Int)? in
+          candidates: for unit in units[start..<start + Int(span & 0xFFFF)] {
+            var i = afterSecond
+            for k in Int(unit.restStart)..<Int(unit.restStart + unit.restCount) {
+              guard let scalar = WordBoundary.scalar(at: i, in: input), scalar == rest[k] else {
+                continue candidates
+              }
+              i &+= MatchScanner.utf8Length(scalar)
+            }
+            return (unit, i)
+          }
+          return nil
+        }
+      }
+    }
+  }
+
+  /// Calls `body` with the folded bytes of `unit`.
+  @inline(__always)
+  package func withFolded<R>(of unit: Unit, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    folded.withUnsafeBufferPointer {
+      body(
+        UnsafeBufferPointer(
+          rebasing: $0[Int(unit.foldedStart)..<Int(unit.foldedStart + unit.foldedCount)]))
+    }
+  }
+}
