@@ -14,8 +14,11 @@ import _FoldSearchCShim
 ///   *ignorable*.
 /// - Each primary's representative is, among the scalars whose whole element
 ///   sequence is that one primary, the best by (does not change when case
-///   folded, has no canonical decomposition, lowest code point): "a" for
-///   a, A, á, ａ, ⓐ; "o" for ø; "l" for ł; "2" for ². A primary that no
+///   folded, does not change under NFKC, has no canonical decomposition,
+///   lowest code point): "a" for a, A, á, ａ, ⓐ; "o" for ø; "l" for ł; "2"
+///   for ²; 文 for 文 and ⽂ (KANGXI RADICAL TEXT, a lower code point); أ for
+///   أ and its presentation forms. So the letters and ideographs of text
+///   fold to themselves, which the fold's fast paths copy. A primary that no
 ///   scalar carries alone gets a noncharacter of its own (U+FDD0…, U+nFFFE…)
 ///   as its spelling.
 /// - A scalar folds to the representatives of its primaries: æ → "ae",
@@ -115,10 +118,11 @@ package enum CollationFold {
   package static func build(locale: String) -> Folds {
     let primaries = primaries(locale: locale)
     // Representatives: the best scalar whose sequence is exactly [p].
-    func rank(_ value: UInt32) -> (Int, Int, UInt32) {
+    func rank(_ value: UInt32) -> (Int, Int, Int, UInt32) {
       let scalar = Unicode.Scalar(value)!
       return (
         UnicodeData.changesWhenCaseFolded(scalar) ? 1 : 0,
+        UnicodeData.changesWhenNFKC(scalar) ? 1 : 0,
         UnicodeData.hasCanonicalDecomposition(scalar) ? 1 : 0, value
       )
     }

@@ -42,6 +42,13 @@ package enum UnicodeData {
     fsicu_has_canonical_decomposition(scalar.value)
   }
 
+  /// Whether NFKC changes the scalar on its own: "ａ", "²", "⽂" (KANGXI
+  /// RADICAL TEXT, to 文), "ﺃ" (an Arabic presentation form, to أ); not
+  /// "é" or "أ", whose decompositions compose back.
+  package static func changesWhenNFKC(_ scalar: Unicode.Scalar) -> Bool {
+    fsicu_changes_when_nfkc(scalar.value)
+  }
+
   /// Whether NFD has a boundary before the scalar (its decomposition starts
   /// with canonical combining class 0), as ICU decides it.
   package static func nfdHasBoundaryBefore(_ value: UInt32) -> Bool {

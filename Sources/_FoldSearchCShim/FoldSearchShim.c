@@ -100,6 +100,18 @@ bool fsicu_has_canonical_decomposition(uint32_t scalar) {
   return length >= 0 && U_SUCCESS(status);
 }
 
+bool fsicu_changes_when_nfkc(uint32_t scalar) {
+  if (!fsicu_is_scalar(scalar)) return false;
+  UErrorCode status = U_ZERO_ERROR;
+  const UNormalizer2 *nfkc = unorm2_getNFKCInstance(&status);
+  if (U_FAILURE(status)) return false;
+  UChar buffer[2];
+  int32_t length = 0;
+  U16_APPEND_UNSAFE(buffer, length, (UChar32)scalar);
+  const UBool normalized = unorm2_isNormalized(nfkc, buffer, length, &status);
+  return U_SUCCESS(status) && !normalized;
+}
+
 // ICU's NFD instance for `scalar`, or NULL when it is no scalar or ICU
 // fails (both boundary questions then answer true).
 static const UNormalizer2 *fsicu_nfd_for(uint32_t scalar) {

@@ -45,6 +45,11 @@ int32_t fsicu_canonical_decomposition(uint32_t scalar, uint32_t *out,
 /// True if the scalar has a canonical decomposition other than itself.
 bool fsicu_has_canonical_decomposition(uint32_t scalar);
 
+/// True if NFKC changes the scalar (alone): "ａ", "²", U+2F42 KANGXI
+/// RADICAL TEXT, U+FE83 ARABIC LETTER ALEF WITH HAMZA ABOVE ISOLATED FORM,
+/// U+2126 OHM SIGN; not "é" or "أ", whose decompositions compose back.
+bool fsicu_changes_when_nfkc(uint32_t scalar);
+
 /// True if NFD has a boundary before the scalar: its decomposition starts
 /// with a scalar of canonical combining class 0 (`unorm2_hasBoundaryBefore`).
 /// ICU `usearch` lets a match end inside a grapheme cluster only where NFD has
