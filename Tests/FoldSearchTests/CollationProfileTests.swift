@@ -37,6 +37,16 @@ import _FoldSearchTestSupport
     #expect(fold("\u{301}") == nil)
     #expect(fold("\u{AD}") == nil)
     #expect(fold("й") == "й")  // a letter of its own in root collation
+    // A primary is spelled by a scalar NFKC keeps, so letters and
+    // ideographs of text fold to themselves (the fast paths copy them),
+    // and their compatibility forms fold to them.
+    #expect(table.entry(0x6587).isIdentity)  // 文, not KANGXI RADICAL TEXT
+    #expect(table.entry(0x4E2D).isIdentity)  // 中
+    #expect(fold("\u{2F42}") == "文")
+    #expect(fold("\u{FE83}") == "أ")  // a presentation form
+    #expect(fold("أ") == "أ")
+    #expect(fold("ン") == "ん")
+    #expect(FoldedText("x ⽂ ﺃ", profile: .collation).byteRanges(of: "文 أ") == [2..<9])
     #expect(FoldProfile.collation.table === FoldProfile.collation(locale: "root").table)
   }
 
