@@ -20,6 +20,8 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     probeFoldLevels(text)
   case "fold-kernel":
     probeFoldKernel(text)
+  case "fold-profiles":
+    probeFoldProfiles(text)
   case "fold-best":
     // The sequential fold at this CPU's best vector level, nine times: a
     // steady loop to profile (`perf record`), page faults and map included.
@@ -119,6 +121,46 @@ func probeFoldLevels(_ text: String) {
     let ratio = levels.count > 2 ? median(2) / median(Int(level)) : 1
     print(
       "\(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", ratio)) AVX2)"
+    )
+  }
+}
+
+/// The sequential fold with each profile's table (foundation, collation),
+/// at the AVX2 level and this CPU's best, in turns, nine rounds: MB/s and
+/// the collation profile's speed as a share of the foundation profile's at
+/// the same level (issue #7's ratio, without the parallel fold's noise).
+func probeFoldProfiles(_ text: String) {
+  var text = text
+  text.makeContiguousUTF8()
+  let tables = [
+    ("foundation", FoldProfile.foundation.table), ("collation", FoldProfile.collation.table),
+  ]
+  let levels = Array(
+    Set([min(Int32(FSSIMD_LEVEL_AVX2), fssimd_best_level()), fssimd_best_level()])
+  )
+  .sorted()
+  var times: [String: [Double]] = [:]
+  text.utf8.withContiguousStorageIfAvailable { input in
+    for _ in 0..<9 {
+      for level in levels {
+        for (name, table) in tables {
+          let start = ContinuousClock.now
+          let folding = FoldedText.fold(input, table: table, level: level)
+          let elapsed = ContinuousClock.now - start
+          precondition(folding.folded.count > 0 || input.isEmpty)
+          times["\(name) \(level)", default: []].append(seconds(elapsed))
+        }
+      }
+    }
+  }
+  let bytes = Double(text.utf8.count)
+  func median(_ key: String) -> Double { times[key]!.sorted()[4] }
+  for level in levels {
+    let foundation = median("foundation \(level)")
+    let collation = median("collation \(level)")
+    print(
+      "level \(level): foundation \(Int(bytes / foundation / 1e6)) MB/s, collation "
+        + "\(Int(bytes / collation / 1e6)) MB/s (×\(String(format: "%.2f", foundation / collation)))"
     )
   }
 }

@@ -208,6 +208,29 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 // compiler need not reload its fields after each byte store (a byte store
 // may alias anything in memory, but not a local whose address never
 // escapes); its positions are the caller's (*pi, *po, *pk).
+// Whether the scalar at j may continue a contraction begun before it: it
+// is in the bitmap of continuations (exact for the BMP), or it is not a
+// well-formed scalar of one to three bytes (the caller's slow path
+// decides). Caller obligation: src[j], src[j + 1] and src[j + 2] are
+// readable.
+__attribute__((always_inline)) static inline int fssimd_may_continue(const uint8_t *src,
+                                                                    const uint64_t *continuations,
+                                                                    int64_t j) {
+  const uint8_t c0 = src[j];
+  uint32_t next;
+  if (c0 < 0x80) {
+    next = c0;
+  } else if (c0 >= 0xC2 && c0 < 0xE0 && (src[j + 1] & 0xC0) == 0x80) {
+    next = (uint32_t)(c0 & 0x1F) << 6 | (src[j + 1] & 0x3F);
+  } else if (c0 >= 0xE0 && c0 < 0xF0 && (src[j + 1] & 0xC0) == 0x80 &&
+             (src[j + 2] & 0xC0) == 0x80) {
+    next = (uint32_t)(c0 & 0x0F) << 12 | (uint32_t)(src[j + 1] & 0x3F) << 6 | (src[j + 2] & 0x3F);
+  } else {
+    return 1;
+  }
+  return (int)(continuations[next >> 6] >> (next & 63) & 1);
+}
+
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns) {
   const fssimd_fold_state *s = &c;
@@ -225,7 +248,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
   while (i + 4 <= n) {
     const uint8_t b0 = src[i];
     if (b0 < 0x80) {
-      if (!s->stop_at_controls || (b0 >= 0x20 && b0 != 0x7F)) {
+      if (!s->stop_at_controls || (b0 >= 0x20 && b0 != 0x7F) || (uint8_t)(b0 - 0x09) < 5) {
         result = 1;
         break;
       }
@@ -368,21 +391,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       // continue no contraction (exact for the BMP, from the bitmap of
       // continuations); otherwise the caller tries its contractions.
       const int64_t j = i + width;
-      if (j + 3 > n) break;
-      const uint8_t c0 = src[j];
-      uint32_t next;
-      if (c0 < 0x80) {
-        next = c0;
-      } else if (c0 >= 0xC2 && c0 < 0xE0 && (src[j + 1] & 0xC0) == 0x80) {
-        next = (uint32_t)(c0 & 0x1F) << 6 | (src[j + 1] & 0x3F);
-      } else if (c0 >= 0xE0 && c0 < 0xF0 && (src[j + 1] & 0xC0) == 0x80 &&
-                 (src[j + 2] & 0xC0) == 0x80) {
-        next = (uint32_t)(c0 & 0x0F) << 12 | (uint32_t)(src[j + 1] & 0x3F) << 6 |
-               (src[j + 2] & 0x3F);
-      } else {
-        break;
-      }
-      if (s->continuations[next >> 6] >> (next & 63) & 1) break;
+      if (j + 3 > n || fssimd_may_continue(src, s->continuations, j)) break;
       entry &= 0x7FFFFFFFu;
     }
     {
@@ -491,11 +500,17 @@ static inline uint32_t fssimd_entry(const uint16_t *stage1, const uint32_t *stag
 }
 
 // Whether the three-byte scalar with entry e is folded by a row table
-// (identity, ignorable, or a fold of at most three bytes that is neither
-// atomic nor a contraction starter).
+// (identity, ignorable, or a fold of at most three bytes that is not
+// atomic; for a contraction starter, its own fold, when it folds alone).
 static inline int fssimd_row_folds(uint32_t e) {
   if (e == 0 || e == 0xFFFFFFFFu) return 1;
-  return (e & 0x80000000u) == 0 && (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3;
+  return (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3;
+}
+
+// The lane kind bit of a contraction starter's entry e (FSSIMD_LANE_STARTER,
+// or none).
+static inline uint8_t fssimd_starter_bit(uint32_t e) {
+  return e != 0xFFFFFFFFu && (e & 0x80000000u) ? FSSIMD_LANE_STARTER : 0;
 }
 
 // Whether row r (the scalars r << 6 ... r << 6 | 63) can be three-byte
@@ -540,7 +555,18 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
     } else if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
       kind = fssimd_lane_kind(2, 0);
     } else if (packed & (FSSIMD_TWO_BYTE_SLOW | FSSIMD_TWO_BYTE_ATOMIC)) {
-      kind = FSSIMD_LANE_SLOW;
+      // A contraction starter whose own fold the lanes hold (one or two
+      // bytes, not atomic) folds in the vector when it folds alone.
+      const uint32_t e = fssimd_entry(stage1, stage2, (uint32_t)index);
+      const int length = (int)((e >> 1) & 0x7F);
+      if (fssimd_starter_bit(e) && (e & 1) == 0 && length >= 1 && length <= 2) {
+        const uint8_t *bytes = pool + ((e >> 8) & 0x7FFFFF);
+        first = bytes[0];
+        second = length == 2 ? bytes[1] : second;
+        kind = fssimd_lane_kind(2, length) | FSSIMD_LANE_STARTER;
+      } else {
+        kind = FSSIMD_LANE_SLOW;
+      }
     } else {
       first = (uint8_t)packed;
       second = (uint8_t)(packed >> 8);
@@ -581,7 +607,7 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
         } else {
           const int length = (int)((e >> 1) & 0x7F);
           for (int j = 0; j < length; j++) bytes[j] = pool[((e >> 8) & 0x7FFFFF) + (uint32_t)j];
-          kind = fssimd_lane_kind(3, length);
+          kind = fssimd_lane_kind(3, length) | fssimd_starter_bit(e);
         }
         table[low] = bytes[0];
         table[64 + low] = bytes[1];
@@ -698,6 +724,8 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   const __m512i letters = _mm512_set1_epi8(26);
   const __m512i case_bit = _mm512_set1_epi8(0x20);
   const __m512i del = _mm512_set1_epi8(0x7F);
+  const __m512i tab = _mm512_set1_epi8(0x09);
+  const __m512i spaces = _mm512_set1_epi8(5);
   const __m512i one = _mm512_set1_epi8(1);
   const __m512i pair_bit = _mm512_set1_epi8(0x40);
   const __m512i note_bit = _mm512_set1_epi8(FSSIMD_LANE_NOTE);
@@ -705,6 +733,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   const __m512i drop_1_bit = _mm512_set1_epi8(FSSIMD_LANE_DROP << 1);
   const __m512i drop_2_bit = _mm512_set1_epi8(FSSIMD_LANE_DROP << 2);
   const __m512i slow_bit = _mm512_set1_epi8(FSSIMD_LANE_SLOW);
+  const __m512i starter_bit = _mm512_set1_epi8(FSSIMD_LANE_STARTER);
   const __m512i low_nibble = _mm512_set1_epi8(0x0F);
   const __m512i row_high = _mm512_set1_epi8(0x38);
   const __m512i bit_index = _mm512_set1_epi8(7);
@@ -728,7 +757,10 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
     __m512i w = _mm512_mask_add_epi8(v, upper, v, case_bit);
     uint64_t stop = _mm512_movepi8_mask(v);
     if (controls) {
-      stop |= _mm512_cmplt_epu8_mask(v, case_bit) | _mm512_cmpeq_epi8_mask(v, del);
+      // TAB…CR fold to themselves (fssimd_fold_state): they do not stop.
+      stop |= (_mm512_cmplt_epu8_mask(v, case_bit) &
+               ~_mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, tab), spaces)) |
+              _mm512_cmpeq_epi8_mask(v, del);
     }
     if (stop == 0) {
       _mm512_storeu_si512((void *)(dst + o), w);
@@ -799,7 +831,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
     const __m512i next = _mm512_loadu_si512((const void *)(src + i + 1));
     // Over the lanes below `valid`'s end: the scalars' last lanes with a
     // note after them, the lanes to drop, the leads to stop at.
-    uint64_t slow = 0;
+    uint64_t slow = 0, starters = 0;
     if (two != 0) {
       // vpermi2b indexes by the low seven bits: the continuation's low six
       // (its bit 6 is clear) and, as bit 6, the lead's low bit.
@@ -823,6 +855,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
         dropped |= _mm512_mask_test_epi8_mask(theirs, kind, drop_bit) |
                    _mm512_mask_test_epi8_mask(theirs, kind, drop_1_bit) >> 1;
         slow |= _mm512_mask_test_epi8_mask(theirs, kind, slow_bit) >> 1;
+        starters |= _mm512_mask_test_epi8_mask(theirs, kind, starter_bit) >> 1;
         rest &= ~mine;
       } while (rest != 0);
     }
@@ -866,9 +899,22 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
                        _mm512_mask_test_epi8_mask(third, kind, drop_1_bit) >> 1 |
                        _mm512_mask_test_epi8_mask(third, kind, drop_2_bit) >> 2;
             slow |= _mm512_mask_test_epi8_mask(third, kind, slow_bit) >> 2;
+            starters |= _mm512_mask_test_epi8_mask(third, kind, starter_bit) >> 2;
           }
           rest &= ~mine;
         } while (rest != 0);
+      }
+    }
+    // A contraction starter folds alone (as the lanes did) unless the
+    // scalar after it may continue a contraction: then the scalar part
+    // takes over before it.
+    const uint64_t before_slow = slow != 0 ? (slow - 1) & ~slow : ~(uint64_t)0;
+    for (uint64_t m = starters & valid & before_slow; m != 0; m &= m - 1) {
+      const uint64_t lane = m & (~m + 1);
+      const int64_t j = i + (int64_t)_tzcnt_u64(m) + ((three & lane) ? 3 : 2);
+      if (j + 3 > n || fssimd_may_continue(src, c.continuations, j)) {
+        slow |= lane;
+        break;
       }
     }
     if (slow != 0) {

@@ -153,8 +153,12 @@ FSK_TARGET static int64_t FSK_NAME(find_short)(const uint8_t *h, int64_t n, int6
 // A–Z lowercased (0x20 added where 'A' - 1 < byte < 'Z' + 1, signed
 // compares, so bytes >= 0x80, which are negative, never qualify); returns
 // the mask of the bytes that stop the ASCII path: >= 0x80 and, with
-// `controls`, below 0x20 or equal to 0x7F. Caller obligations: FSK_V
+// `controls` nonzero, below 0x20 or equal to 0x7F, except TAB…CR (0x09–0x0D)
+// when `controls` is FSK_CONTROLS_BUT_SPACES. Caller obligations: FSK_V
 // readable bytes at src and writable ones at dst.
+#ifndef FSK_CONTROLS_BUT_SPACES
+#define FSK_CONTROLS_BUT_SPACES 2
+#endif
 FSK_TARGET static inline uint32_t FSK_NAME(ascii_vector)(const uint8_t *src, uint8_t *dst,
                                                          int32_t controls) {
   const FSK_VEC v = FSK_LOADU(src);
@@ -162,7 +166,14 @@ FSK_TARGET static inline uint32_t FSK_NAME(ascii_vector)(const uint8_t *src, uin
   FSK_STOREU(dst, FSK_ADD(v, FSK_AND(upper, FSK_SPLAT(0x20))));
   uint32_t stop = (uint32_t)FSK_MASK(v);
   if (controls) {
-    stop |= (uint32_t)FSK_MASK(FSK_OR(FSK_GT(FSK_SPLAT(0x20), v), FSK_EQ(v, FSK_SPLAT(0x7F))));
+    // Signed compares: bytes >= 0x80 are negative (below 0x20), and they
+    // stop anyway.
+    uint32_t control =
+        (uint32_t)FSK_MASK(FSK_OR(FSK_GT(FSK_SPLAT(0x20), v), FSK_EQ(v, FSK_SPLAT(0x7F))));
+    if (controls == FSK_CONTROLS_BUT_SPACES) {
+      control &= ~(uint32_t)FSK_MASK(FSK_AND(FSK_GT(v, FSK_SPLAT(0x08)), FSK_GT(FSK_SPLAT(0x0E), v)));
+    }
+    stop |= control;
   }
   return stop;
 }
@@ -187,12 +198,14 @@ FSK_TARGET static int64_t FSK_NAME(ascii_lower)(const uint8_t *src, int64_t n, u
 // inside [0, count): a vector is loaded only when i + FSK_V <= count; a store
 // at dst + o of FSK_V bytes stays inside the caller's room, since
 // o + FSK_V <= i × E + FSK_V <= count × E.
-FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
+// `controls` is a constant in each instantiation (fold_run below), so that
+// the loop tests no flag per vector.
+FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_with)(
+    fssimd_fold_state *s, const int controls) {
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
   const int64_t n = c.count;
-  const int controls = c.stop_at_controls;
   int64_t i = s->i, o = s->o, k = s->note_count;
   while (i + FSK_V <= n) {
     const uint32_t stop = FSK_NAME(ascii_vector)(src + i, dst + o, controls);
@@ -209,4 +222,13 @@ FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
   s->i = i;
   s->o = o;
   s->note_count = k;
+}
+
+FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
+  // The fold's callers keep TAB…CR plain (fssimd_fold_state).
+  if (s->stop_at_controls) {
+    FSK_NAME(fold_run_with)(s, FSK_CONTROLS_BUT_SPACES);
+  } else {
+    FSK_NAME(fold_run_with)(s, 0);
+  }
 }

@@ -68,8 +68,37 @@ struct FoldFastPathTests {
     Array("æøå".utf8), Array("中文文档搜索".utf8), Array("Tiếng Việt ạầẩỹ".utf8),
     Array("ภาษาไทยที่นี่".utf8), Array("हिन्दी क़ॉ".utf8), Array("ひらがなカタカナがぱ".utf8),
     Array("ＡＢＣ１２３".utf8), Array("“x”\u{200B}—\u{200D}…".utf8), Array("한국어".utf8),
+    Array("и\u{306}И\u{306}".utf8), Array("ا\u{653}ا\u{654}و\u{654}ي\u{654}أإ".utf8),
     [0xE0, 0x9F, 0xBF], [0xED, 0xB0, 0x80], [0xE3, 0x81],
   ]
+
+  /// A contraction starter (Cyrillic и and И, Arabic alef, Thai sara e) at
+  /// every lane of a 64-byte block and past it, followed by a scalar that
+  /// continues a contraction with it, one that does not, or the end: the
+  /// AVX-512 kernel folds a starter in the vector only in the second case.
+  @Test(arguments: [FoldProfile.collation, .collation(locale: "da")])
+  func contractionStarterAtEveryLaneFoldsAlike(profile: FoldProfile) {
+    let table = profile.table
+    let starters = ["и", "И", "ا", "เ"]
+    let after = ["\u{306}", "\u{654}", "ก", "д", "a", "ب", "", "\u{301}"]
+    let filler = Array("приветствие мир ".utf8)
+    for starter in starters {
+      for next in after {
+        for offset in 0..<72 {
+          var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: offset)
+          bytes += Array((starter + next).utf8)
+          for _ in 0..<(offset % 3) { bytes += filler }
+          Self.expectEveryLevelFoldsAlike(
+            bytes, table: table,
+            "\(profile) \(starter) + \(next.unicodeScalars.map(\.value)) at \(offset)")
+          // The same in a block of two-byte letters.
+          let cyrillic = Array(filler.prefix(offset & ~1)) + Array((starter + next).utf8) + filler
+          Self.expectEveryLevelFoldsAlike(
+            cyrillic, table: table, "\(profile) \(starter) after \(offset & ~1) bytes of Cyrillic")
+        }
+      }
+    }
+  }
 
   /// Text made mostly of two- and three-byte scalars, with short ASCII runs
   /// that shift them across the 64-byte blocks (a lead in a block's last

@@ -195,8 +195,13 @@ typedef struct {
 /// lane before the last).
 #define FSSIMD_LANE_DROP 2
 /// A lane kind: the vector path stops before the scalar (atomic, longer
-/// than the scalar, a contraction starter or unpacked).
+/// than the scalar, a contraction starter whose own fold is either of
+/// those, or unpacked).
 #define FSSIMD_LANE_SLOW 16
+/// A lane kind bit: the scalar starts contractions; the lanes hold its fold
+/// when it folds alone, which the vector path checks (the scalar after it
+/// continues no contraction) and otherwise stops before it.
+#define FSSIMD_LANE_STARTER 32
 
 /// The size of the lanes fssimd_fold_lanes makes for this two-stage table:
 /// FSSIMD_FOLD_LANES_FIXED plus 256 bytes per row with a table. Caller
@@ -249,9 +254,10 @@ typedef struct {
   /// continues some contraction of the table (a starter followed by any
   /// other scalar folds alone).
   const uint64_t *continuations;
-  /// Nonzero: the vector path stops at bytes below 0x20 and at 0x7F (their
-  /// fold is not plain lowercasing); zero: every ASCII byte folds by plain
-  /// lowercasing.
+  /// Nonzero: the vector path stops at bytes below 0x20 other than TAB…CR
+  /// (0x09–0x0D) and at 0x7F (their fold is not plain lowercasing); zero:
+  /// every ASCII byte folds by plain lowercasing. Either way the caller
+  /// guarantees that TAB…CR and 0x20–0x7E fold by plain lowercasing.
   int32_t stop_at_controls;
   /// Nonzero: every Hangul syllable (U+AC00...U+D7A3) folds atomically to
   /// its canonical decomposition into conjoining jamo (L V or L V T, Unicode
