@@ -359,6 +359,23 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
           // readable at i).
           uint32_t next;
           memcpy(&next, src + i, 4);
+          if (src[i] == 0x20 && i + 5 <= n && k < last_note) {
+            // One space between words: the run's end note, the space (it
+            // folds to itself), and the run goes on if a syllable follows,
+            // as the vector path's return and this run's restart would do.
+            // The end note leaves two slots (k < last_note before it).
+            uint32_t after;
+            memcpy(&after, src + i + 1, 4);
+            if ((uint8_t)(after - 0xEA) > 3 || (after & 0xC0C000) != 0x808000) break;
+            const uint32_t following =
+                (after & 0x0F) << 12 | (after >> 8 & 0x3F) << 6 | (after >> 16 & 0x3F);
+            if (following - FSSIMD_HANGUL_FIRST >= FSSIMD_HANGUL_COUNT) break;
+            FSSIMD_NOTE(o, i);
+            dst[o++] = 0x20;
+            i++;
+            value = following;
+            continue;
+          }
           if ((uint8_t)(next - 0xEA) > 3 || (next & 0xC0C000) != 0x808000) break;
           value = (next & 0x0F) << 12 | (next >> 8 & 0x3F) << 6 | (next >> 16 & 0x3F);
           if (value - FSSIMD_HANGUL_FIRST >= FSSIMD_HANGUL_COUNT) break;

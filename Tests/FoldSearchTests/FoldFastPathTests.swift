@@ -234,6 +234,15 @@ struct FoldFastPathTests {
     var long = Array(repeating: UInt8(ascii: "x"), count: 40)
     for _ in 0..<(NoteBuffer.capacity * 3) { long += syllable() }
     Self.expectEveryLevelFoldsAlike(long, table: table, "a long run, \(profile)")
+    // Words of one or two syllables between single spaces, which the run
+    // folds without leaving it, across several note buffers, and a space
+    // at the very end.
+    var words = Array(repeating: UInt8(ascii: "x"), count: 40)
+    for _ in 0..<(NoteBuffer.capacity * 2) {
+      for _ in 0..<Int.random(in: 1...2, using: &rng) { words += syllable() }
+      words.append(0x20)
+    }
+    Self.expectEveryLevelFoldsAlike(words, table: table, "spaced words, \(profile)")
   }
 
   /// The foundation profile's table takes the kernel's arithmetic Hangul
