@@ -72,11 +72,26 @@ int32_t fsicu_collation_valid_locale(const char *locale) {
   return (actual[0] == 0 || strcmp(actual, "root") == 0) ? 0 : 1;
 }
 
+// The highest primary that a variable collation element (space,
+// punctuation, symbols up to the collator's max variable) can have when the
+// collator shifts variables (`[alternate shifted]`, as Thai's tailoring
+// does): at primary strength such elements are ignorable, in `usearch` as in
+// comparison. 0 when variables are not shifted (the CLDR default).
+static uint32_t fsicu_shifted_variable_top(const UCollator *collator) {
+  UErrorCode status = U_ZERO_ERROR;
+  if (ucol_getAttribute(collator, UCOL_ALTERNATE_HANDLING, &status) != UCOL_SHIFTED) return 0;
+  const uint32_t top = ucol_getVariableTop(collator, &status);
+  return U_SUCCESS(status) ? top : 0;
+}
+
 // Appends the primaries of the collation elements of `units[0..<length]` to
-// `out` (at most `capacity`), joining ICU's two-part long primaries; returns
-// the number of primaries or -1 on error.
+// `out` (at most `capacity`), joining ICU's two-part long primaries and
+// dropping the variable ones at or below `variable_top` (nonzero when the
+// collator shifts variables); returns the number of primaries or -1 on
+// error.
 static int32_t fsicu_primaries_of(UCollationElements *elements, const UChar *units,
-                                  int32_t length, uint32_t *out, int32_t capacity) {
+                                  int32_t length, uint32_t variable_top, uint32_t *out,
+                                  int32_t capacity) {
   UErrorCode status = U_ZERO_ERROR;
   ucol_setText(elements, units, length, &status);
   if (U_FAILURE(status)) return -1;
@@ -93,14 +108,14 @@ static int32_t fsicu_primaries_of(UCollationElements *elements, const UChar *uni
       pending |= element >> 16;
       continue;
     }
-    if (hasPending && pending != 0) {
+    if (hasPending && pending > variable_top) {
       if (count < capacity) out[count] = pending;
       count++;
     }
     pending = element & 0xFFFF0000u;
     hasPending = 1;
   }
-  if (hasPending && pending != 0) {
+  if (hasPending && pending > variable_top) {
     if (count < capacity) out[count] = pending;
     count++;
   }
@@ -117,6 +132,7 @@ int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t l
   if (U_FAILURE(status)) return -1;
   int64_t used = 0;
   uint32_t scratch[64];
+  const uint32_t variable_top = fsicu_shifted_variable_top(collator);
   for (uint32_t c = first; c <= last; c++) {
     UChar units[2];
     int32_t length = 0;
@@ -125,7 +141,7 @@ int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t l
       continue;
     }
     U16_APPEND_UNSAFE(units, length, c);
-    int32_t n = fsicu_primaries_of(elements, units, length, scratch, 64);
+    int32_t n = fsicu_primaries_of(elements, units, length, variable_top, scratch, 64);
     if (n < 0 || n > 64) {
       ucol_closeElements(elements);
       return -1;
@@ -159,7 +175,8 @@ int32_t fsicu_collation_string_primaries(const char *locale, const uint32_t *sca
   UCollationElements *elements = ucol_openElements(collator, NULL, 0, &status);
   int32_t result = -1;
   if (U_SUCCESS(status)) {
-    result = fsicu_primaries_of(elements, units, length, out, capacity);
+    result = fsicu_primaries_of(elements, units, length, fsicu_shifted_variable_top(collator),
+                                out, capacity);
     ucol_closeElements(elements);
   }
   free(units);
