@@ -35,6 +35,21 @@ package struct ContractionIndex: Sendable {
   private let rest: [UInt32]
   private let folded: [UInt8]
 
+  /// The same table for the fold kernels (`fssimd_fold_state.pair_keys`,
+  /// `pair_folds`, `pair_bytes`, `pair_shift`), nil when there are no
+  /// contractions: per slot the fold of its pair's contraction of two
+  /// scalars, or bit 31 when a longer one begins with the pair.
+  package struct KernelTable: @unchecked Sendable {
+    // SAFETY: allocated in `init`, fully written before it returns, never
+    // written again and never freed (a fold table lives for the whole
+    // process), so sharing them across threads is sound.
+    package let keys: UnsafeMutableBufferPointer<UInt64>
+    package let folds: UnsafeMutableBufferPointer<UInt32>
+    package let bytes: UnsafeMutableBufferPointer<UInt8>
+    package let shift: Int32
+  }
+  package let kernelTable: KernelTable?
+
   /// The key of a pair of scalars (each below 2^21).
   @inline(__always)
   static func key(_ first: UInt32, _ second: UInt32) -> UInt64 {
@@ -80,6 +95,27 @@ package struct ContractionIndex: Sendable {
     self.units = units
     self.rest = rest
     self.folded = folded
+    if pairs.isEmpty {
+      kernelTable = nil
+    } else {
+      let kernelKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: keys.count)
+      _ = kernelKeys.initialize(from: keys)
+      let kernelFolds = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: keys.count)
+      kernelFolds.initialize(repeating: 0)
+      for slot in keys.indices where keys[slot] != 0 {
+        let unit = units[Int(spans[slot] >> 16)]
+        precondition(unit.foldedStart < 1 << 23 && unit.foldedCount < 128)
+        kernelFolds[slot] =
+          unit.restCount > 0
+          ? 1 << 31
+          : UInt32(unit.foldedStart) << 8 | UInt32(unit.foldedCount) << 1 | (unit.isAtomic ? 1 : 0)
+      }
+      let kernelBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(folded.count, 1))
+      kernelBytes.initialize(repeating: 0)
+      _ = kernelBytes.initialize(from: folded)
+      kernelTable = KernelTable(
+        keys: kernelKeys, folds: kernelFolds, bytes: kernelBytes, shift: Int32(64 - bits))
+    }
   }
 
   /// The longest contraction whose first two scalars are `first` and

@@ -507,7 +507,11 @@ extension FoldTable {
       pool: UnsafePointer(pool.baseAddress!),
       continuations: UnsafePointer(continuationBits.baseAddress!),
       stop_at_controls: asciiIsPlainLowercase ? 0 : 1,
-      hangul_is_arithmetic: hangulIsArithmetic ? 1 : 0, i: 0, o: 0, notes: notes, note_count: 0,
-      note_capacity: Int64(noteCapacity))
+      hangul_is_arithmetic: hangulIsArithmetic ? 1 : 0,
+      pair_keys: contractionIndex.kernelTable.map { UnsafePointer($0.keys.baseAddress!) },
+      pair_folds: contractionIndex.kernelTable.map { UnsafePointer($0.folds.baseAddress!) },
+      pair_bytes: contractionIndex.kernelTable.map { UnsafePointer($0.bytes.baseAddress!) },
+      pair_shift: contractionIndex.kernelTable?.shift ?? 0, i: 0, o: 0, notes: notes,
+      note_count: 0, note_capacity: Int64(noteCapacity))
   }
 }

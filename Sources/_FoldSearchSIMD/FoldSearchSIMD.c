@@ -208,27 +208,56 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 // compiler need not reload its fields after each byte store (a byte store
 // may alias anything in memory, but not a local whose address never
 // escapes); its positions are the caller's (*pi, *po, *pk).
-// Whether the scalar at j may continue a contraction begun before it: it
-// is in the bitmap of continuations (exact for the BMP), or it is not a
-// well-formed scalar of one to three bytes (the caller's slow path
-// decides). Caller obligation: src[j], src[j + 1] and src[j + 2] are
-// readable.
-__attribute__((always_inline)) static inline int fssimd_may_continue(const uint8_t *src,
-                                                                    const uint64_t *continuations,
-                                                                    int64_t j) {
+// The scalar at j when it may continue a contraction begun before it (it
+// is in the bitmap of continuations, exact for the BMP), with its width in
+// *width; 0 when it continues none; UINT32_MAX when it is not a well-formed
+// scalar of one to three bytes (the caller's slow path decides). Caller
+// obligation: src[j], src[j + 1] and src[j + 2] are readable.
+__attribute__((always_inline)) static inline uint32_t fssimd_continuation_at(
+    const uint8_t *src, const uint64_t *continuations, int64_t j, int64_t *width) {
   const uint8_t c0 = src[j];
   uint32_t next;
   if (c0 < 0x80) {
     next = c0;
+    *width = 1;
   } else if (c0 >= 0xC2 && c0 < 0xE0 && (src[j + 1] & 0xC0) == 0x80) {
     next = (uint32_t)(c0 & 0x1F) << 6 | (src[j + 1] & 0x3F);
+    *width = 2;
   } else if (c0 >= 0xE0 && c0 < 0xF0 && (src[j + 1] & 0xC0) == 0x80 &&
              (src[j + 2] & 0xC0) == 0x80) {
     next = (uint32_t)(c0 & 0x0F) << 12 | (uint32_t)(src[j + 1] & 0x3F) << 6 | (src[j + 2] & 0x3F);
+    *width = 3;
   } else {
-    return 1;
+    return UINT32_MAX;
   }
-  return (int)(continuations[next >> 6] >> (next & 63) & 1);
+  // U+0000 continues nothing (a contraction's second scalar is never NUL).
+  return continuations[next >> 6] >> (next & 63) & 1 ? next : 0;
+}
+
+// Whether the scalar at j may continue a contraction begun before it (or is
+// not a well-formed scalar of one to three bytes). Caller obligation: as
+// fssimd_continuation_at.
+__attribute__((always_inline)) static inline int fssimd_may_continue(const uint8_t *src,
+                                                                    const uint64_t *continuations,
+                                                                    int64_t j) {
+  int64_t width;
+  return fssimd_continuation_at(src, continuations, j, &width) != 0;
+}
+
+// The slot of the contraction of `first` and `second` in the state's pair
+// table, or -1 (see fssimd_fold_state.pair_keys).
+__attribute__((always_inline)) static inline int64_t fssimd_pair_slot(const fssimd_fold_state *s,
+                                                                     uint32_t first,
+                                                                     uint32_t second) {
+  const uint64_t key = (uint64_t)first << 21 | second;
+  const uint64_t mask = ((uint64_t)1 << (64 - s->pair_shift)) - 1;
+  uint64_t slot = (key * 0x9E3779B97F4A7C15ull) >> s->pair_shift;
+  for (;;) {
+    const uint64_t found = s->pair_keys[slot];
+    if (found == key) return (int64_t)slot;
+    if (found == 0) return -1;
+    slot = (slot + 1) & mask;
+  }
 }
 
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
@@ -408,7 +437,29 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       // continue no contraction (exact for the BMP, from the bitmap of
       // continuations); otherwise the caller tries its contractions.
       const int64_t j = i + width;
-      if (j + 3 > n || fssimd_may_continue(src, s->continuations, j)) break;
+      if (j + 3 > n) break;
+      int64_t second_width;
+      const uint32_t second = fssimd_continuation_at(src, s->continuations, j, &second_width);
+      if (second != 0) {
+        // A contraction of two scalars from the pair table; otherwise the
+        // starter folds alone, unless a longer one may start here.
+        if (second == UINT32_MAX || s->pair_keys == NULL) break;
+        const int64_t slot = fssimd_pair_slot(s, value, second);
+        if (slot >= 0) {
+          const uint32_t fold = s->pair_folds[slot];
+          if (fold & 0x80000000u) break;
+          const int64_t length = (int64_t)((fold >> 1) & 0x7F);
+          const int atomic = (fold & 1) != 0;
+          const uint8_t *bytes = s->pair_bytes + ((fold >> 8) & 0x7FFFFF);
+          const int64_t end = j + second_width;
+          if (atomic) FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
+          for (int64_t b = 0; b < length; b++) dst[o + b] = bytes[b];
+          o += length;
+          if (atomic || length != end - i) FSSIMD_NOTE(o, end);
+          i = end;
+          continue;
+        }
+      }
       entry &= 0x7FFFFFFFu;
     }
     {

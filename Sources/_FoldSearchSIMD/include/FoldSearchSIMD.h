@@ -267,6 +267,19 @@ typedef struct {
   /// end (the end note of a syllable that another follows would be replaced
   /// by the next one's start under the map's rules).
   int32_t hangul_is_arithmetic;
+  /// The contractions of two scalars by their pair (a Thai or Lao prevowel
+  /// and its consonant), for a starter that a continuation follows; NULL
+  /// when the table has none. An open-addressing table of 2^(64 −
+  /// `pair_shift`) slots, found from the key first << 21 | second by
+  /// (key × 0x9E3779B97F4A7C15) >> pair_shift and linear probing, a key of
+  /// 0 ending the search. `pair_folds` per slot: the fold's offset in
+  /// `pair_bytes` in bits 8–30, its length in bits 1–7, atomic in bit 0,
+  /// and bit 31 set when longer contractions begin with the pair (the
+  /// kernel then returns at the starter).
+  const uint64_t *pair_keys;
+  const uint32_t *pair_folds;
+  const uint8_t *pair_bytes;
+  int32_t pair_shift;
   int64_t i;  ///< input position (updated)
   int64_t o;  ///< output position (updated)
   fssimd_fold_note *notes;
@@ -280,13 +293,15 @@ typedef struct {
 /// and well-formed two- and three-byte scalars (the packed table first, the
 /// two-stage table for the ones marked FSSIMD_TWO_BYTE_SLOW and for three
 /// bytes; at FSSIMD_LEVEL_AVX512, blocks dense with them are folded in the
-/// vector from the lanes), a contraction starter only when a BMP scalar
-/// that continues no contraction follows it. It appends each map note the
+/// vector from the lanes), a contraction starter when a BMP scalar that
+/// continues no contraction follows it, and a contraction of two scalars
+/// from `pair_keys`. It appends each map note the
 /// fold loop would: after an ignorable scalar (o, i after it); at an atomic
 /// fold, its start (flagged) and its end; after a fold of another length
 /// than the scalar's, its end. Returns when fewer than one vector of input
 /// remains, at a byte it does not fold (a four-byte lead, an ill-formed
-/// sequence, a contraction starter that may start one, a STOP action), or
+/// sequence, a contraction starter that may start a contraction of more
+/// than two scalars, a STOP action), or
 /// when fewer than two free note slots remain (at FSSIMD_LEVEL_AVX512,
 /// fewer than FSSIMD_FOLD_BLOCK_NOTES); `i`, `o` and `note_count` then say
 /// where. Bytes of dst past `o` may have been written (with garbage).
