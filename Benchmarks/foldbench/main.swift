@@ -72,14 +72,26 @@ let collationFirstUse = now() - collationStart
 let (collationFoldTime, collationFolded) = measure(bytes: bytes.count, runs: runs) {
   FoldedText(text, profile: .collation)
 }
+// One thread too: the profiles' ratio without the parallel fold's spread.
+let (collationSequentialTime, collationSequential) = measure(bytes: bytes.count, runs: runs) {
+  FoldedText(text, profile: .collation, parallelism: .sequential)
+}
+guard collationSequential.foldedBytes == collationFolded.foldedBytes else {
+  fail("the collation profile's parallel fold differs from its sequential one")
+}
 report.notes.append(
   String(
     format: "collation profile (root): table built on first use in %.0f ms",
     collationFirstUse * 1000))
+report.notes.append(
+  String(
+    format: "collation profile vs foundation profile, one thread each: fold %.2f×",
+    sequentialFoldTime.median / max(collationSequentialTime.median, 1e-9)))
 report.wholeText = [
   ("fold (FoldedText)", foldTime),
   ("fold, one thread", sequentialFoldTime),
   ("fold, collation profile", collationFoldTime),
+  ("fold, collation profile, one thread", collationSequentialTime),
   ("memcpy of the input", copyTime),
   ("ICU fold pipeline (no map)\(slice.count < bytes.count ? ", slice" : "")", pipelineTime),
 ]
