@@ -226,6 +226,10 @@ __attribute__((always_inline)) static inline uint32_t fssimd_continuation_at(
   } else if (c0 >= 0xE0 && c0 < 0xF0 && (src[j + 1] & 0xC0) == 0x80 &&
              (src[j + 2] & 0xC0) == 0x80) {
     next = (uint32_t)(c0 & 0x0F) << 12 | (uint32_t)(src[j + 1] & 0x3F) << 6 | (src[j + 2] & 0x3F);
+    // Overlong forms and surrogates are ill-formed (Table 3-7): the Swift
+    // loop folds them as U+FFFD and records them, so they continue nothing
+    // here either.
+    if (next < 0x800 || next - 0xD800 < 0x800) return UINT32_MAX;
     *width = 3;
   } else {
     return UINT32_MAX;

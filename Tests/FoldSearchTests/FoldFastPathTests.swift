@@ -91,6 +91,14 @@ struct FoldFastPathTests {
           Self.expectEveryLevelFoldsAlike(
             bytes, table: table,
             "\(profile) \(starter) + \(next.unicodeScalars.map(\.value)) at \(offset)")
+          // Ill-formed bytes after the starter: an overlong U+0306 (which
+          // must not join и), a surrogate, a truncated sequence.
+          for bad: [UInt8] in [[0xE0, 0x8C, 0x86], [0xED, 0xA0, 0x80], [0xE0, 0xB8]] {
+            var illFormed = [UInt8](repeating: UInt8(ascii: "x"), count: offset)
+            illFormed += Array(starter.utf8) + bad + filler + filler
+            Self.expectEveryLevelFoldsAlike(
+              illFormed, table: table, "\(profile) \(starter) + \(bad) at \(offset)")
+          }
           // The same in a block of two-byte letters.
           let cyrillic = Array(filler.prefix(offset & ~1)) + Array((starter + next).utf8) + filler
           Self.expectEveryLevelFoldsAlike(
