@@ -17,7 +17,7 @@
 /// encodes to 0: a starter is never U+0000, see ``key(_:_:)``).
 ///
 /// See Knuth, *TAOCP* vol. 3, §6.4 (multiplicative hashing, linear probing).
-package struct ContractionIndex: Sendable {
+package struct ContractionIndex: @unchecked Sendable {
   /// One contraction: its scalars after the first two, its folded bytes.
   package struct Unit: Sendable {
     var restStart: Int32
@@ -27,33 +27,39 @@ package struct ContractionIndex: Sendable {
     var isAtomic: Bool
   }
 
-  private let keys: [UInt64]
+  // SAFETY (the buffers): allocated in `init`, fully written before it
+  // returns, never written again and never freed (a fold table lives for
+  // the whole process), so sharing them across threads is sound.
+
+  /// The slots' keys (``key(_:_:)``, 0 for a free slot), shared with the
+  /// fold kernels (`fssimd_fold_state.pair_keys`).
+  package let keys: UnsafeMutableBufferPointer<UInt64>
+  /// For the fold kernels (`pair_folds`): per slot the fold of its pair's
+  /// contraction of two scalars (offset in ``bytes`` << 8 | length << 1 |
+  /// atomic), or bit 31 when a longer one begins with the pair.
+  package let folds: UnsafeMutableBufferPointer<UInt32>
+  /// Every contraction's folded bytes (`pair_bytes`).
+  package let bytes: UnsafeMutableBufferPointer<UInt8>
+  /// 64 − log2 of the slot count (`pair_shift`).
+  package let shift: Int32
   /// For each slot, the units of its pair: `start << 16 | count`.
   private let spans: [UInt64]
-  private let shift: UInt64
   private let units: [Unit]
   private let rest: [UInt32]
-  private let folded: [UInt8]
 
-  /// The same table for the fold kernels (`fssimd_fold_state.pair_keys`,
-  /// `pair_folds`, `pair_bytes`, `pair_shift`), nil when there are no
-  /// contractions: per slot the fold of its pair's contraction of two
-  /// scalars, or bit 31 when a longer one begins with the pair.
-  package struct KernelTable: @unchecked Sendable {
-    // SAFETY: allocated in `init`, fully written before it returns, never
-    // written again and never freed (a fold table lives for the whole
-    // process), so sharing them across threads is sound.
-    package let keys: UnsafeMutableBufferPointer<UInt64>
-    package let folds: UnsafeMutableBufferPointer<UInt32>
-    package let bytes: UnsafeMutableBufferPointer<UInt8>
-    package let shift: Int32
-  }
-  package let kernelTable: KernelTable?
+  /// Whether the table has no contractions (the kernels then get none).
+  package var isEmpty: Bool { units.isEmpty }
 
   /// The key of a pair of scalars (each below 2^21).
   @inline(__always)
   static func key(_ first: UInt32, _ second: UInt32) -> UInt64 {
     UInt64(first) << 21 | UInt64(second)
+  }
+
+  /// The first slot to probe for `key` (the kernels hash alike).
+  @inline(__always)
+  static func firstSlot(of key: UInt64, shift: Int32) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
   }
 
   /// Indexes `contractions` (by first scalar, each list longest first).
@@ -64,17 +70,19 @@ package struct ContractionIndex: Sendable {
         pairs[Self.key(first, contraction.rest[0]), default: []].append(contraction)
       }
     }
-    var bits: UInt64 = 1
+    var bits: Int32 = 1
     while 1 << bits < 2 * max(pairs.count, 1) { bits += 1 }
-    var keys = [UInt64](repeating: 0, count: 1 << bits)
-    var spans = [UInt64](repeating: 0, count: 1 << bits)
+    let slots = 1 << Int(bits)
+    var keys = [UInt64](repeating: 0, count: slots)
+    var folds = [UInt32](repeating: 0, count: slots)
+    var spans = [UInt64](repeating: 0, count: slots)
     var units: [Unit] = []
     var rest: [UInt32] = []
-    var folded: [UInt8] = []
+    var bytes: [UInt8] = []
     // Sorted, so that the layout does not depend on the dictionary's order.
     for key in pairs.keys.sorted() {
-      var slot = Int((key &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
-      while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
+      var slot = Self.firstSlot(of: key, shift: 64 - bits)
+      while keys[slot] != 0 { slot = (slot + 1) & (slots - 1) }
       keys[slot] = key
       // Longest first, as in the starter's list.
       let list = pairs[key]!
@@ -83,39 +91,30 @@ package struct ContractionIndex: Sendable {
         units.append(
           Unit(
             restStart: Int32(rest.count), restCount: Int32(contraction.rest.count - 1),
-            foldedStart: Int32(folded.count), foldedCount: Int32(contraction.folded.count),
+            foldedStart: Int32(bytes.count), foldedCount: Int32(contraction.folded.count),
             isAtomic: contraction.isAtomic))
         rest += contraction.rest.dropFirst()
-        folded += contraction.folded
+        bytes += contraction.folded
       }
+      let longest = units[units.count - list.count]
+      precondition(longest.foldedStart < 1 << 23 && longest.foldedCount < 128)
+      folds[slot] =
+        longest.restCount > 0
+        ? 1 << 31
+        : UInt32(longest.foldedStart) << 8 | UInt32(longest.foldedCount) << 1
+          | (longest.isAtomic ? 1 : 0)
     }
-    self.keys = keys
-    self.spans = spans
+    self.keys = .allocate(capacity: slots)
+    _ = self.keys.initialize(from: keys)
+    self.folds = .allocate(capacity: slots)
+    _ = self.folds.initialize(from: folds)
+    self.bytes = .allocate(capacity: max(bytes.count, 1))
+    self.bytes.initialize(repeating: 0)
+    _ = self.bytes.initialize(from: bytes)
     self.shift = 64 - bits
+    self.spans = spans
     self.units = units
     self.rest = rest
-    self.folded = folded
-    if pairs.isEmpty {
-      kernelTable = nil
-    } else {
-      let kernelKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: keys.count)
-      _ = kernelKeys.initialize(from: keys)
-      let kernelFolds = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: keys.count)
-      kernelFolds.initialize(repeating: 0)
-      for slot in keys.indices where keys[slot] != 0 {
-        let unit = units[Int(spans[slot] >> 16)]
-        precondition(unit.foldedStart < 1 << 23 && unit.foldedCount < 128)
-        kernelFolds[slot] =
-          unit.restCount > 0
-          ? 1 << 31
-          : UInt32(unit.foldedStart) << 8 | UInt32(unit.foldedCount) << 1 | (unit.isAtomic ? 1 : 0)
-      }
-      let kernelBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(folded.count, 1))
-      kernelBytes.initialize(repeating: 0)
-      _ = kernelBytes.initialize(from: folded)
-      kernelTable = KernelTable(
-        keys: kernelKeys, folds: kernelFolds, bytes: kernelBytes, shift: Int32(64 - bits))
-    }
   }
 
   /// The longest contraction whose first two scalars are `first` and
@@ -129,39 +128,34 @@ package struct ContractionIndex: Sendable {
     first: UInt32, second: UInt32, afterSecond: Int, in input: UnsafeBufferPointer<UInt8>
   ) -> (unit: Unit, end: Int)? {
     let key = Self.key(first, second)
-    return keys.withUnsafeBufferPointer { keys -> (Unit, Int)? in
-      var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-      while keys[slot] != key {
-        if keys[slot] == 0 { return nil }
-        slot = (slot &+ 1) & (keys.count &- 1)
-      }
-      let span = spans[slot]
-      let start = Int(span >> 16)
-      return units.withUnsafeBufferPointer { units -> (Unit, Int)? in
-        rest.withUnsafeBufferPointer { rest -> (Unit, Int)? in
-          candidates: for unit in units[start..<start + Int(span & 0xFFFF)] {
-            var i = afterSecond
-            for k in Int(unit.restStart)..<Int(unit.restStart + unit.restCount) {
-              guard let scalar = WordBoundary.scalar(at: i, in: input), scalar == rest[k] else {
-                continue candidates
-              }
-              i &+= MatchScanner.utf8Length(scalar)
+    var slot = Self.firstSlot(of: key, shift: shift)
+    while keys[slot] != key {
+      if keys[slot] == 0 { return nil }
+      slot = (slot &+ 1) & (keys.count &- 1)
+    }
+    let span = spans[slot]
+    let start = Int(span >> 16)
+    return units.withUnsafeBufferPointer { units -> (Unit, Int)? in
+      rest.withUnsafeBufferPointer { rest -> (Unit, Int)? in
+        candidates: for unit in units[start..<start + Int(span & 0xFFFF)] {
+          var i = afterSecond
+          for k in Int(unit.restStart)..<Int(unit.restStart + unit.restCount) {
+            guard let scalar = WordBoundary.scalar(at: i, in: input), scalar == rest[k] else {
+              continue candidates
             }
-            return (unit, i)
+            i &+= MatchScanner.utf8Length(scalar)
           }
-          return nil
+          return (unit, i)
         }
+        return nil
       }
     }
   }
 
-  /// Calls `body` with the folded bytes of `unit`.
+  /// The folded bytes of `unit`.
   @inline(__always)
-  package func withFolded<R>(of unit: Unit, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    folded.withUnsafeBufferPointer {
-      body(
-        UnsafeBufferPointer(
-          rebasing: $0[Int(unit.foldedStart)..<Int(unit.foldedStart + unit.foldedCount)]))
-    }
+  package func folded(of unit: Unit) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(
+      rebasing: bytes[Int(unit.foldedStart)..<Int(unit.foldedStart + unit.foldedCount)])
   }
 }

@@ -103,11 +103,10 @@ extension FoldedText {
       return nil
     }
     if unit.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
-    let length = table.contractionIndex.withFolded(of: unit) { folded in
-      // SAFETY: the caller's room covers the unit's fold (precondition).
-      (out + o).update(from: folded.baseAddress!, count: folded.count)
-      return folded.count
-    }
+    let folded = table.contractionIndex.folded(of: unit)
+    let length = folded.count
+    // SAFETY: the caller's room covers the unit's fold (precondition).
+    (out + o).update(from: folded.baseAddress!, count: length)
     o &+= length
     if unit.isAtomic || length != end &- start {
       notes.boundary(folded: o, original: end, into: &map)
@@ -470,13 +469,11 @@ struct NoteBuffer: ~Copyable {
   }
 
   /// Replays the recorded notes into `map`, in order, and empties the
-  /// buffer. Returns true (so that it can sit in a condition list).
+  /// buffer.
   @inline(never)
-  @discardableResult
-  mutating func drain(into map: inout OffsetMap) -> Bool {
+  mutating func drain(into map: inout OffsetMap) {
     map.note(contentsOf: UnsafeBufferPointer(start: base, count: count))
     count = 0
-    return true
   }
 }
 
@@ -508,10 +505,10 @@ extension FoldTable {
       continuations: UnsafePointer(continuationBits.baseAddress!),
       stop_at_controls: asciiIsPlainLowercase ? 0 : 1,
       hangul_is_arithmetic: hangulIsArithmetic ? 1 : 0,
-      pair_keys: contractionIndex.kernelTable.map { UnsafePointer($0.keys.baseAddress!) },
-      pair_folds: contractionIndex.kernelTable.map { UnsafePointer($0.folds.baseAddress!) },
-      pair_bytes: contractionIndex.kernelTable.map { UnsafePointer($0.bytes.baseAddress!) },
-      pair_shift: contractionIndex.kernelTable?.shift ?? 0, i: 0, o: 0, notes: notes,
-      note_count: 0, note_capacity: Int64(noteCapacity))
+      pair_keys: contractionIndex.isEmpty ? nil : UnsafePointer(contractionIndex.keys.baseAddress!),
+      pair_folds: UnsafePointer(contractionIndex.folds.baseAddress!),
+      pair_bytes: UnsafePointer(contractionIndex.bytes.baseAddress!),
+      pair_shift: contractionIndex.shift, i: 0, o: 0, notes: notes, note_count: 0,
+      note_capacity: Int64(noteCapacity))
   }
 }

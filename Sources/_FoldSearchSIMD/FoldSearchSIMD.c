@@ -195,19 +195,16 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 #error "the Hangul run of fssimd_fold_scalars assumes a little-endian target"
 #endif
 
-// Folds the scalars at i that the vector path stopped at (non-ASCII bytes
-// and, with stop_at_controls, controls) until an ASCII byte the vector path
-// folds (returns 1) or a byte the caller must fold, or fewer than two note
-// slots (returns 0). With `vector_returns` (the AVX-512 path), after the
-// first scalar, a two-byte lead or a three-byte scalar of a row that path
-// folds (identity, or with a table) also returns 1. Always inlined into the vector loops, so that the
-// positions stay in registers. Caller obligations: those of fssimd_fold_run
-// for the positions given.
-//
-// The state comes by value (`c`, a copy the caller made once), so that the
-// compiler need not reload its fields after each byte store (a byte store
-// may alias anything in memory, but not a local whose address never
-// escapes); its positions are the caller's (*pi, *po, *pk).
+// The Hangul syllable whose UTF-8 starts the four bytes of `word` (read
+// little-endian), or UINT32_MAX. U+AC00...U+D7A3 lead with EA...ED, and a
+// well-formed continuation pair with such a lead is a scalar at or above
+// U+A000, below U+E000.
+__attribute__((always_inline)) static inline uint32_t fssimd_syllable_in(uint32_t word) {
+  if ((uint8_t)(word - 0xEA) > 3 || (word & 0xC0C000) != 0x808000) return UINT32_MAX;
+  const uint32_t value = (word & 0x0F) << 12 | (word >> 8 & 0x3F) << 6 | (word >> 16 & 0x3F);
+  return value - FSSIMD_HANGUL_FIRST < FSSIMD_HANGUL_COUNT ? value : UINT32_MAX;
+}
+
 // The scalar at j when it may continue a contraction begun before it (it
 // is in the bitmap of continuations, exact for the BMP), with its width in
 // *width; 0 when it continues none; UINT32_MAX when it is not a well-formed
@@ -264,6 +261,19 @@ __attribute__((always_inline)) static inline int64_t fssimd_pair_slot(const fssi
   }
 }
 
+// Folds the scalars at i that the vector path stopped at (non-ASCII bytes
+// and, with stop_at_controls, controls) until an ASCII byte the vector path
+// folds (returns 1) or a byte the caller must fold, or fewer than two note
+// slots (returns 0). With `vector_returns` (the AVX-512 path), after the
+// first scalar, a two-byte lead or a three-byte scalar of a row that path
+// folds (identity, or with a table) also returns 1. Always inlined into the vector loops, so that the
+// positions stay in registers. Caller obligations: those of fssimd_fold_run
+// for the positions given.
+//
+// The state comes by value (`c`, a copy the caller made once), so that the
+// compiler need not reload its fields after each byte store (a byte store
+// may alias anything in memory, but not a local whose address never
+// escapes); its positions are the caller's (*pi, *po, *pk).
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns) {
   const fssimd_fold_state *s = &c;
@@ -386,10 +396,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
           o += t != 0 ? 9 : 6;
           i += 3;
           if (i + 4 > n || k > last_note) break;
-          // The next scalar, if a syllable: U+AC00...U+D7A3 lead with
-          // EA...ED, and a well-formed continuation pair with such a lead is
-          // a scalar at or above U+A000, below U+E000 (four bytes are
-          // readable at i).
+          // The next scalar, if a syllable (four bytes are readable at i).
           uint32_t next;
           memcpy(&next, src + i, 4);
           if (src[i] == 0x20 && i + 5 <= n && k < last_note) {
@@ -399,19 +406,16 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
             // The end note leaves two slots (k < last_note before it).
             uint32_t after;
             memcpy(&after, src + i + 1, 4);
-            if ((uint8_t)(after - 0xEA) > 3 || (after & 0xC0C000) != 0x808000) break;
-            const uint32_t following =
-                (after & 0x0F) << 12 | (after >> 8 & 0x3F) << 6 | (after >> 16 & 0x3F);
-            if (following - FSSIMD_HANGUL_FIRST >= FSSIMD_HANGUL_COUNT) break;
+            const uint32_t following = fssimd_syllable_in(after);
+            if (following == UINT32_MAX) break;
             FSSIMD_NOTE(o, i);
             dst[o++] = 0x20;
             i++;
             value = following;
             continue;
           }
-          if ((uint8_t)(next - 0xEA) > 3 || (next & 0xC0C000) != 0x808000) break;
-          value = (next & 0x0F) << 12 | (next >> 8 & 0x3F) << 6 | (next >> 16 & 0x3F);
-          if (value - FSSIMD_HANGUL_FIRST >= FSSIMD_HANGUL_COUNT) break;
+          value = fssimd_syllable_in(next);
+          if (value == UINT32_MAX) break;
         }
         FSSIMD_NOTE(o, i);
         continue;
