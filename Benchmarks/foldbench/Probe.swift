@@ -22,16 +22,17 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     probeFoldKernel(text)
   case "fold-profiles":
     probeFoldProfiles(text)
-  case "fold-best":
+  case "fold-best", "fold-best-collation":
     // The sequential fold at this CPU's best vector level, nine times: a
     // steady loop to profile (`perf record`), page faults and map included.
+    let table = phase == "fold-best" ? FoldProfile.foundation.table : FoldProfile.collation.table
     var text = text
     text.makeContiguousUTF8()
     text.utf8.withContiguousStorageIfAvailable { input in
       var times: [Double] = []
       for _ in 0..<9 {
         let start = ContinuousClock.now
-        let folding = FoldedText.fold(input, level: fssimd_best_level())
+        let folding = FoldedText.fold(input, table: table, level: fssimd_best_level())
         let elapsed = ContinuousClock.now - start
         precondition(folding.folded.count > 0 || input.isEmpty)
         times.append(
@@ -63,7 +64,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-best, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
+      "--probe takes fold, fold-best, fold-best-collation, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
     )
   }
   exit(0)

@@ -14,11 +14,13 @@ import _FoldSearchCShim
 ///   *ignorable*.
 /// - Each primary's representative is, among the scalars whose whole element
 ///   sequence is that one primary, the best by (does not change when case
-///   folded, does not change under NFKC, has no canonical decomposition,
-///   lowest code point): "a" for a, A, á, ａ, ⓐ; "o" for ø; "l" for ł; "2"
-///   for ²; 文 for 文 and ⽂ (KANGXI RADICAL TEXT, a lower code point); أ for
-///   أ and its presentation forms. So the letters and ideographs of text
-///   fold to themselves, which the fold's fast paths copy. A primary that no
+///   folded, does not change under NFKC, is a letter or number, has no
+///   canonical decomposition, lowest code point): "a" for a, A, á, ａ, ⓐ;
+///   "o" for ø; "l" for ł; "2" for ²; 文 for 文 and ⽂ (KANGXI RADICAL TEXT,
+///   a lower code point); 月 for 月 and ⺝ (a CJK radical, a symbol that
+///   NFKC keeps); أ for أ and its presentation forms. So the letters and
+///   ideographs of text fold to themselves, which the fold's fast paths
+///   copy (a row of 64 scalars that all do is copied whole). A primary that no
 ///   scalar carries alone gets a noncharacter of its own (U+FDD0…, U+nFFFE…)
 ///   as its spelling.
 /// - A scalar folds to the representatives of its primaries: æ → "ae",
@@ -114,15 +116,29 @@ package enum CollationFold {
     Array(0xFDD0...0xFDEF)
     + (0...16).flatMap { [UInt32($0) << 16 | 0xFFFE, UInt32($0) << 16 | 0xFFFF] }
 
+  /// Whether `scalar` is a letter or a number (general category L* or N*):
+  /// a representative of ordinary text, where a symbol of the same primary
+  /// (a CJK radical such as ⺝ for 月) is not.
+  private static func isLetterOrNumber(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .decimalNumber, .letterNumber, .otherNumber:
+      return true
+    default:
+      return false
+    }
+  }
+
   /// Computes the folds of `locale` and packs them.
   package static func build(locale: String) -> Folds {
     let primaries = primaries(locale: locale)
     // Representatives: the best scalar whose sequence is exactly [p].
-    func rank(_ value: UInt32) -> (Int, Int, Int, UInt32) {
+    func rank(_ value: UInt32) -> (Int, Int, Int, Int, UInt32) {
       let scalar = Unicode.Scalar(value)!
       return (
         UnicodeData.changesWhenCaseFolded(scalar) ? 1 : 0,
         UnicodeData.changesWhenNFKC(scalar) ? 1 : 0,
+        isLetterOrNumber(scalar) ? 0 : 1,
         UnicodeData.hasCanonicalDecomposition(scalar) ? 1 : 0, value
       )
     }

@@ -1,3 +1,5 @@
+import _FoldSearchSIMD
+
 /// Maps positions in a folded UTF-8 buffer back to the original UTF-8 bytes.
 ///
 /// ## Idea
@@ -174,21 +176,12 @@ package struct OffsetMap: Sendable {
   //   1 a dddddd [varint] varint
   //                         a: atomic; df = dddddd (1...62), or 63 + the
   //                         first varint; then ds zigzag-encoded. LEB128.
+  // The encoder is C's (`fssimd_map_encode_entry`, beside the loop that
+  // encodes the fold's notes, `fssimd_map_encode_notes`); the decoder is
+  // here.
 
   /// The most bytes one encoded entry takes: a head and two 64-bit varints.
-  static let maxEncodedLength = 21
-
-  @inline(__always)
-  private static func writeVarint(_ value: UInt, to out: inout UnsafeMutablePointer<UInt8>) {
-    var value = value
-    while value >= 0x80 {
-      out.pointee = UInt8(truncatingIfNeeded: value) | 0x80
-      out += 1
-      value >>= 7
-    }
-    out.pointee = UInt8(truncatingIfNeeded: value)
-    out += 1
-  }
+  static let maxEncodedLength = Int(FSSIMD_MAP_ENTRY_MAX)
 
   @inline(__always)
   private static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, at i: inout Int) -> UInt {
@@ -231,25 +224,8 @@ package struct OffsetMap: Sendable {
   private static func encode(
     df: Int, ds: Int, isAtomic: Bool, to out: inout UnsafeMutablePointer<UInt8>
   ) {
-    if UInt(bitPattern: df &- 1) < 64 && UInt(bitPattern: ds &- 1) < 2 && !isAtomic {
-      out.pointee = UInt8(truncatingIfNeeded: (ds &- 1) &<< 6 | (df &- 1))
-      out += 1
-      return
-    }
-    let head = 0x80 | (isAtomic ? 0x40 : 0) | min(df, 63)
-    let zigzag = UInt(bitPattern: (ds &<< 1) ^ (ds >> (Int.bitWidth - 1)))
-    if df < 63 && zigzag < 0x80 {
-      // Two bytes: an atomic expansion's start or end (ß, a Hangul syllable),
-      // a mark dropped from a letter, a gap with an unusual shift.
-      out[0] = UInt8(truncatingIfNeeded: head)
-      out[1] = UInt8(truncatingIfNeeded: zigzag)
-      out += 2
-      return
-    }
-    out.pointee = UInt8(truncatingIfNeeded: head)
-    out += 1
-    if df >= 63 { writeVarint(UInt(df &- 63), to: &out) }
-    writeVarint(zigzag, to: &out)
+    // SAFETY: the caller's precondition is fssimd_map_encode_entry's.
+    out = fssimd_map_encode_entry(out, Int64(df), Int64(ds), isAtomic ? 1 : 0)
   }
 
   /// The entry encoded at `i` after `previous`; advances `i` past it.
@@ -322,62 +298,40 @@ package struct OffsetMap: Sendable {
     /// `start`: while an entry is pending and storing it encodes it inside
     /// the current block, each entry at a new folded position stores the
     /// pending one and takes its place, or is dropped when it is a shift
-    /// the pending one predicts. Positions and shifts stay in registers,
-    /// so a run costs a few instructions an entry (an accented letter's
-    /// entry takes one byte). Returns the index of the first entry not
-    /// consumed, for ``append(_:blocks:)``.
+    /// the pending one predicts. The loop is C's
+    /// (`fssimd_map_encode_notes`), which keeps positions and shifts in
+    /// registers. Returns the index of the first entry not consumed, for
+    /// ``append(_:blocks:)``.
     ///
     /// - Precondition: `out` has room for ``maxEncodedLength`` bytes per
     ///   entry consumed.
     @inline(__always)
     mutating func appendInBlock(_ entries: UnsafeBufferPointer<Entry>, from start: Int) -> Int {
       guard !newestIsStored, committed < nextBlockStart else { return start }
-      let mask = Entry.atomicBit &- 1
-      var k = start
-      // The newest entry's folded position, atomic flag and shift; the last
-      // stored one's position and shift: an entry is encoded from the
-      // differences alone.
-      var newestFolded = newest.folded
-      var newestFlag = newest.foldedAndFlag & Entry.atomicBit
-      var newestShift = newest.original &- newestFolded
-      var lastFolded = last.folded
-      var lastFlag = last.foldedAndFlag & Entry.atomicBit
-      var lastShift = last.original &- lastFolded
-      var out = self.out
-      var stored = 0
-      let room = nextBlockStart &- committed
-      let count = entries.count
-      // SAFETY: k < count, inside `entries`.
-      let base = entries.baseAddress!
-      while k < count && stored < room {
-        let raw = base[k].foldedAndFlag
-        let folded = raw & mask
-        if folded == newestFolded { break }  // the replacing rule
-        let shift = base[k].original &- folded
-        k &+= 1
-        let flag = raw & Entry.atomicBit
-        // Both shifts (neither flag set) and the same shift: predicted.
-        if flag | newestFlag == 0 && shift == newestShift { continue }
-        // Entries increase (the caller's order, and the replacing rule
-        // above), so the difference is positive.
-        OffsetMap.encode(
-          df: newestFolded &- lastFolded, ds: newestShift &- lastShift, isAtomic: newestFlag != 0,
-          to: &out)
-        stored &+= 1
-        lastFolded = newestFolded
-        lastFlag = newestFlag
-        lastShift = newestShift
-        newestFolded = folded
-        newestFlag = flag
-        newestShift = shift
+      // Every entry consumed stores at most one, so consuming no more than
+      // the block's room keeps the stores inside the block (a run that
+      // stops early resumes at the caller's next call).
+      let count = min(entries.count &- start, nextBlockStart &- committed)
+      var state = fssimd_map_builder(
+        newest_raw: Int64(newest.foldedAndFlag),
+        newest_shift: Int64(newest.original &- newest.folded),
+        last_raw: Int64(last.foldedAndFlag), last_shift: Int64(last.original &- last.folded),
+        out: out, stored: 0)
+      // SAFETY: `start..<start + count` lies inside `entries`, which is in
+      // entry order from the pending entry; `out` has room for
+      // maxEncodedLength bytes per entry consumed (the precondition); the
+      // block has room for `count` more. `Entry` is laid out as
+      // `fssimd_fold_note` (FoldedText.NoteBuffer.layoutMatches).
+      let consumed = entries.baseAddress!.advanced(by: start).withMemoryRebound(
+        to: fssimd_fold_note.self, capacity: count
+      ) { fssimd_map_encode_notes($0, Int64(count), &state) }
+      if state.stored > 0 {
+        committed &+= Int(state.stored)
+        last = Entry(raw: Int(state.last_raw), shift: Int(state.last_shift))
+        newest = Entry(raw: Int(state.newest_raw), shift: Int(state.newest_shift))
+        out = state.out!
       }
-      if stored > 0 {
-        last = Entry(raw: lastFolded | lastFlag, shift: lastShift)
-        newest = Entry(raw: newestFolded | newestFlag, shift: newestShift)
-        committed &+= stored
-        self.out = out
-      }
-      return k
+      return start &+ Int(consumed)
     }
 
     /// Makes `entry` the pending one (no rules), storing the previous one.

@@ -195,6 +195,39 @@ static int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int6
 #error "the Hangul run of fssimd_fold_scalars assumes a little-endian target"
 #endif
 
+// A syllable's jamo as UTF-8 (L = U+1100 + l, V = U+1161 + v, T = U+11A7 +
+// t: E1 84 (80 + l), E1 85 (A1 + v), E1 (86 or 87) (80 | (27 + t) & 3F)),
+// looked up instead of computed. fssimd_hangul_lv[index / 28] holds the
+// first seven bytes, L, V and T's lead E1, as a little-endian word;
+// fssimd_hangul_t[t] the last two (t = index % 28; for t = 0, no T, they are
+// written past the fold's end) and, in its third byte, the fold's length.
+#define FSSIMD_LV(n)                                                                 \
+  (0xE1u | 0x84u << 8 | (uint64_t)(0x80 + (n) / 21) << 16 | (uint64_t)0xE1 << 24 | \
+   (uint64_t)0x85 << 32 | (uint64_t)(0xA1 + (n) % 21) << 40 | (uint64_t)0xE1 << 48)
+#define FSSIMD_LV10(n)                                                                  \
+  FSSIMD_LV(n), FSSIMD_LV(n + 1), FSSIMD_LV(n + 2), FSSIMD_LV(n + 3), FSSIMD_LV(n + 4), \
+      FSSIMD_LV(n + 5), FSSIMD_LV(n + 6), FSSIMD_LV(n + 7), FSSIMD_LV(n + 8), FSSIMD_LV(n + 9)
+#define FSSIMD_LV100(n)                                                                  \
+  FSSIMD_LV10(n), FSSIMD_LV10(n + 10), FSSIMD_LV10(n + 20), FSSIMD_LV10(n + 30),         \
+      FSSIMD_LV10(n + 40), FSSIMD_LV10(n + 50), FSSIMD_LV10(n + 60), FSSIMD_LV10(n + 70), \
+      FSSIMD_LV10(n + 80), FSSIMD_LV10(n + 90)
+// 19 × 21 = 399 (L, V) pairs; the 400th entry is never read.
+static const uint64_t fssimd_hangul_lv[400] = {FSSIMD_LV100(0), FSSIMD_LV100(100),
+                                               FSSIMD_LV100(200), FSSIMD_LV100(300)};
+#define FSSIMD_T(t)                                                                 \
+  (uint32_t)((0x86 + ((0x27 + (t)) >> 6)) | (0x80 | ((0x27 + (t)) & 0x3F)) << 8 | \
+             ((t) != 0 ? 9 : 6) << 16)
+static const uint32_t fssimd_hangul_t[28] = {
+    FSSIMD_T(0),  FSSIMD_T(1),  FSSIMD_T(2),  FSSIMD_T(3),  FSSIMD_T(4),  FSSIMD_T(5),
+    FSSIMD_T(6),  FSSIMD_T(7),  FSSIMD_T(8),  FSSIMD_T(9),  FSSIMD_T(10), FSSIMD_T(11),
+    FSSIMD_T(12), FSSIMD_T(13), FSSIMD_T(14), FSSIMD_T(15), FSSIMD_T(16), FSSIMD_T(17),
+    FSSIMD_T(18), FSSIMD_T(19), FSSIMD_T(20), FSSIMD_T(21), FSSIMD_T(22), FSSIMD_T(23),
+    FSSIMD_T(24), FSSIMD_T(25), FSSIMD_T(26), FSSIMD_T(27)};
+#undef FSSIMD_LV
+#undef FSSIMD_LV10
+#undef FSSIMD_LV100
+#undef FSSIMD_T
+
 // The Hangul syllable whose UTF-8 starts the four bytes of `word` (read
 // little-endian), or UINT32_MAX. U+AC00...U+D7A3 lead with EA...ED, and a
 // well-formed continuation pair with such a lead is a scalar at or above
@@ -203,6 +236,79 @@ __attribute__((always_inline)) static inline uint32_t fssimd_syllable_in(uint32_
   if ((uint8_t)(word - 0xEA) > 3 || (word & 0xC0C000) != 0x808000) return UINT32_MAX;
   const uint32_t value = (word & 0x0F) << 12 | (word >> 8 & 0x3F) << 6 | (word >> 16 & 0x3F);
   return value - FSSIMD_HANGUL_FIRST < FSSIMD_HANGUL_COUNT ? value : UINT32_MAX;
+}
+
+// The positions a step of the fold reached.
+typedef struct {
+  int64_t i, o, k;
+} fssimd_positions;
+
+// A run of Hangul syllables from i, whose first is `value`, each folded to
+// its conjoining jamo (L, V and, unless T = 0, T; the algorithm of Unicode
+// §3.12, looked up in fssimd_hangul_lv and fssimd_hangul_t), with an atomic
+// note at each syllable's start and one note at the run's end: a
+// syllable's own end note is left out when another follows (the map would
+// replace it by that one's start, at the same position). The run stops
+// before a byte that is not a well-formed syllable, fewer than four input
+// bytes, or fewer than two free note slots. Returns the positions and the
+// note count after the run.
+//
+// Caller obligations: the table folds every syllable so
+// (`hangul_is_arithmetic`), which makes E >= 3: a syllable's three bytes
+// fold to at most nine, and the 16 bytes of slack after the output cover
+// the stores past them; four bytes are readable at i and k <= last_note.
+// Words are read and written little-endian.
+__attribute__((always_inline)) static inline fssimd_positions fssimd_hangul_run_inline(
+    const uint8_t *src, int64_t n, uint8_t *dst, fssimd_fold_note *notes, int64_t last_note,
+    uint32_t value, int64_t i, int64_t o, int64_t k) {
+  for (;;) {
+    const uint32_t index = value - FSSIMD_HANGUL_FIRST;
+    const uint32_t lv = index / 28, t = index % 28;
+    FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
+    // The jamo's nine bytes, as a word and a byte (see
+    // fssimd_hangul_lv). T = 0 has no jamo: its bytes go past the
+    // fold's end.
+    const uint32_t tail = fssimd_hangul_t[t];
+    const uint64_t bytes = fssimd_hangul_lv[lv] | (uint64_t)(tail & 0xFF) << 56;
+    memcpy(dst + o, &bytes, 8);
+    dst[o + 8] = (uint8_t)(tail >> 8);
+    o += tail >> 16;
+    i += 3;
+    if (i + 4 > n || k > last_note) break;
+    // The next scalar, if a syllable (four bytes are readable at i).
+    uint32_t next;
+    memcpy(&next, src + i, 4);
+    if (src[i] == 0x20 && i + 5 <= n && k < last_note) {
+      // One space between words: the run's end note, the space (it
+      // folds to itself), and the run goes on if a syllable follows,
+      // as the vector path's return and this run's restart would do.
+      // The end note leaves two slots (k < last_note before it).
+      uint32_t after;
+      memcpy(&after, src + i + 1, 4);
+      const uint32_t following = fssimd_syllable_in(after);
+      if (following == UINT32_MAX) break;
+      FSSIMD_NOTE(o, i);
+      dst[o++] = 0x20;
+      i++;
+      value = following;
+      continue;
+    }
+    value = fssimd_syllable_in(next);
+    if (value == UINT32_MAX) break;
+  }
+  FSSIMD_NOTE(o, i);
+  return (fssimd_positions){i, o, k};
+}
+
+// fssimd_hangul_run_inline out of line, for the AVX2 and SSE2 kernels:
+// inlined, its registers crowd their loops (callgrind, AVX2: 4% more
+// instructions on Latin text, which has no Hangul). The AVX-512 kernel
+// inlines it: a call there would spill and reload its vector constants,
+// which every call clobbers.
+static __attribute__((noinline)) fssimd_positions fssimd_hangul_run(
+    const uint8_t *src, int64_t n, uint8_t *dst, fssimd_fold_note *notes, int64_t last_note,
+    uint32_t value, int64_t i, int64_t o, int64_t k) {
+  return fssimd_hangul_run_inline(src, n, dst, notes, last_note, value, i, o, k);
 }
 
 // The scalar at j when it may continue a contraction begun before it (it
@@ -366,58 +472,15 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       value = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(b1 & 0x3F) << 6 | (b2 & 0x3F);
       if ((b2 & 0xC0) != 0x80 || value < 0x800 || value - 0xD800 < 0x800) break;
       if (value - FSSIMD_HANGUL_FIRST < FSSIMD_HANGUL_COUNT && s->hangul_is_arithmetic) {
-        // A run of Hangul syllables, each folded to its conjoining jamo
-        // computed from its index (L, V and, unless T = 0, T; the
-        // algorithm of Unicode §3.12), with an atomic note at each
-        // syllable's start and one note at the run's end: a syllable's own
-        // end note is left out when another follows (the map would replace
-        // it by that one's start, at the same position). The run stops
-        // before a byte that is not a well-formed syllable, fewer than four
-        // input bytes, or fewer than two free note slots. The table's
-        // check (`hangul_is_arithmetic`) makes E >= 3: a syllable's three
-        // bytes fold to at most nine, and the 16 bytes of slack cover the
-        // stores past them. Words are read and written little-endian.
+        // A run of Hangul syllables (fssimd_hangul_run_inline).
         if (k > last_note) break;
-        for (;;) {
-          const uint32_t index = value - FSSIMD_HANGUL_FIRST;
-          const uint32_t lv = index / 28, t = index % 28;
-          const uint32_t l = lv / 21, v = lv % 21;
-          FSSIMD_NOTE(o | FSSIMD_FOLD_NOTE_ATOMIC, i);
-          // L = U+1100 + l, V = U+1161 + v and T = U+11A7 + t: E1 84 (80 + l),
-          // E1 85 (A1 + v), E1 (86 or 87) (80 | (27 + t) & 3F), as one word
-          // and a byte. T = 0 has no jamo: its bytes go past the fold's end.
-          const uint32_t tail = 0x27 + t;
-          const uint64_t bytes =
-              0xE1u | 0x84u << 8 | (uint64_t)(0x80 + l) << 16 | (uint64_t)0xE1 << 24 |
-              (uint64_t)0x85 << 32 | (uint64_t)(0xA1 + v) << 40 | (uint64_t)0xE1 << 48 |
-              (uint64_t)(0x86 + (tail >> 6)) << 56;
-          memcpy(dst + o, &bytes, 8);
-          dst[o + 8] = (uint8_t)(0x80 | (tail & 0x3F));
-          o += t != 0 ? 9 : 6;
-          i += 3;
-          if (i + 4 > n || k > last_note) break;
-          // The next scalar, if a syllable (four bytes are readable at i).
-          uint32_t next;
-          memcpy(&next, src + i, 4);
-          if (src[i] == 0x20 && i + 5 <= n && k < last_note) {
-            // One space between words: the run's end note, the space (it
-            // folds to itself), and the run goes on if a syllable follows,
-            // as the vector path's return and this run's restart would do.
-            // The end note leaves two slots (k < last_note before it).
-            uint32_t after;
-            memcpy(&after, src + i + 1, 4);
-            const uint32_t following = fssimd_syllable_in(after);
-            if (following == UINT32_MAX) break;
-            FSSIMD_NOTE(o, i);
-            dst[o++] = 0x20;
-            i++;
-            value = following;
-            continue;
-          }
-          value = fssimd_syllable_in(next);
-          if (value == UINT32_MAX) break;
-        }
-        FSSIMD_NOTE(o, i);
+        const fssimd_positions end =
+            vector_returns
+                ? fssimd_hangul_run_inline(src, n, dst, notes, last_note, value, i, o, k)
+                : fssimd_hangul_run(src, n, dst, notes, last_note, value, i, o, k);
+        i = end.i;
+        o = end.o;
+        k = end.k;
         continue;
       }
       entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];

@@ -46,6 +46,14 @@ import _FoldSearchTestSupport
     #expect(fold("\u{FE83}") == "أ")  // a presentation form
     #expect(fold("أ") == "أ")
     #expect(fold("ン") == "ん")
+    // Ideographs that share their primary with a CJK radical (a symbol NFKC
+    // keeps, at a lower code point) fold to themselves too: whole rows of
+    // ideographs stay identity rows.
+    for ideograph: Unicode.Scalar in ["月", "丬", "丶", "刀", "刂", "衤"] {
+      #expect(table.entry(ideograph.value).isIdentity, "\(ideograph)")
+    }
+    #expect(fold("\u{2E9D}") == "月")  // CJK RADICAL MOON
+    #expect(FoldedText("⺝曜", profile: .collation).byteRanges(of: "月曜") == [0..<6])
     #expect(FoldedText("x ⽂ ﺃ", profile: .collation).byteRanges(of: "文 أ") == [2..<9])
     #expect(FoldProfile.collation.table === FoldProfile.collation(locale: "root").table)
   }

@@ -160,6 +160,76 @@ typedef struct {
 /// Bit 62 of fssimd_fold_note.folded_and_flag: an atomic expansion starts.
 #define FSSIMD_FOLD_NOTE_ATOMIC ((int64_t)1 << 62)
 
+/// The longest encoded map entry: a head byte and two 64-bit LEB128 varints.
+#define FSSIMD_MAP_ENTRY_MAX 21
+
+/// Writes one delta-coded entry of FoldSearch's `OffsetMap` at `out` and
+/// returns the byte after it. The entry lies `df` (>= 1) folded bytes after
+/// the previous one, its shift (original − folded) is `ds` more than the
+/// previous one's, and `atomic` says whether an atomic expansion starts at
+/// it. The format (the decoder is `OffsetMap.decode`):
+///   0 s dddddd            not atomic, df = dddddd + 1 (1...64), ds = s + 1;
+///                         one byte: an accented Latin letter (é → e: ds 1;
+///                         ǘ → u: ds 2), most entries of Latin-script text
+///   1 a dddddd [v] v      a: atomic; df = dddddd (1...62), or 63 + the
+///                         first varint v; then ds zigzag-encoded; LEB128
+///                         varints (two bytes for a Hangul syllable, ß, a
+///                         dropped mark).
+///
+/// Caller obligations: `out` has FSSIMD_MAP_ENTRY_MAX writable bytes;
+/// `df` >= 1.
+static inline uint8_t *fssimd_map_encode_entry(uint8_t *out, int64_t df, int64_t ds,
+                                               int atomic) {
+  if ((uint64_t)(df - 1) < 64 && (uint64_t)(ds - 1) < 2 && !atomic) {
+    *out = (uint8_t)((ds - 1) << 6 | (df - 1));
+    return out + 1;
+  }
+  uint64_t zigzag = ((uint64_t)ds << 1) ^ (uint64_t)(ds >> 63);
+  uint8_t head = (uint8_t)(0x80 | (atomic ? 0x40 : 0) | (df < 63 ? df : 63));
+  if (df < 63 && zigzag < 0x80) {
+    out[0] = head;
+    out[1] = (uint8_t)zigzag;
+    return out + 2;
+  }
+  *out++ = head;
+  if (df >= 63) {
+    uint64_t v = (uint64_t)(df - 63);
+    for (; v >= 0x80; v >>= 7) *out++ = (uint8_t)v | 0x80;
+    *out++ = (uint8_t)v;
+  }
+  for (; zigzag >= 0x80; zigzag >>= 7) *out++ = (uint8_t)zigzag | 0x80;
+  *out++ = (uint8_t)zigzag;
+  return out;
+}
+
+/// The map builder's state across fssimd_map_encode_notes: the pending
+/// (newest) entry and the last stored one, each as its folded position with
+/// the atomic bit (as in fssimd_fold_note) and its shift, original − folded.
+typedef struct {
+  int64_t newest_raw;
+  int64_t newest_shift;
+  int64_t last_raw;
+  int64_t last_shift;
+  uint8_t *out;    ///< where the next entry is encoded (updated)
+  int64_t stored;  ///< entries stored (updated: increased)
+} fssimd_map_builder;
+
+/// FoldSearch's `OffsetMap` building rules over `notes[0..<count]` in the
+/// common case, where an entry is pending and every store lands inside the
+/// current block: a note at a new folded position stores the pending entry
+/// (encoded after the last stored one) and becomes the pending one, unless
+/// it is a shift the pending entry predicts (neither is atomic and the shift
+/// is the same), which is dropped. Stops before the first note at the
+/// pending entry's folded position (the replacing rule, left to the
+/// caller). Returns the number of notes consumed.
+///
+/// Caller obligations: `notes` points to `count` notes whose folded
+/// positions increase from the pending entry's (equal at most at a stop);
+/// `builder->out` has `count` × FSSIMD_MAP_ENTRY_MAX writable bytes; the
+/// current block has room for `count` more entries.
+int64_t fssimd_map_encode_notes(const fssimd_fold_note *notes, int64_t count,
+                                fssimd_map_builder *builder);
+
 /// Flags of a packed two-byte fold (FoldSearch's `FoldTable.TwoByte`): bits
 /// 0–31 hold up to four folded bytes (the first lowest), bits 32–34 their
 /// count, then these.
