@@ -332,7 +332,7 @@ package final class FoldTable: Sendable {
       capacity: Int(fssimd_fold_lanes_size(self.stage1.baseAddress!, self.stage2.baseAddress!)))
     fssimd_fold_lanes(
       self.twoByte.baseAddress!, self.stage1.baseAddress!, self.stage2.baseAddress!,
-      self.pool.baseAddress!, self.foldLanes.baseAddress!)
+      self.pool.baseAddress!, self.continuationBits.baseAddress!, self.foldLanes.baseAddress!)
     for high in 0..<0x1100 where self.stage1[high] != 0 {
       for low in 0..<256 {
         let value = UInt32(high << 8 | low)

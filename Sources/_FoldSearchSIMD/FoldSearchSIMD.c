@@ -683,7 +683,7 @@ int64_t fssimd_fold_lanes_size(const uint16_t *stage1, const uint32_t *stage2) {
 }
 
 void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const uint32_t *stage2,
-                       const uint8_t *pool, uint8_t *lanes) {
+                       const uint8_t *pool, const uint64_t *continuations, uint8_t *lanes) {
   for (int index = 0; index < 2048; index++) {
     const uint64_t packed = two_byte[index];
     // The scalar's own bytes, for identity (lead 0xC0 | index >> 6).
@@ -711,6 +711,9 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
       second = (uint8_t)(packed >> 8);
       kind = fssimd_lane_kind(2, (int)((packed >> 32) & 7));
     }
+    // (index is the scalar's value: U+0080 ... U+07FF, and below for the
+    // overlong leads C0 and C1, which never reach the lanes.)
+    if (continuations[index >> 6] >> (index & 63) & 1) kind |= FSSIMD_LANE_CONTINUES;
     lanes[index] = first;
     lanes[2048 + index] = second;
     lanes[4096 + index] = kind;
@@ -873,6 +876,10 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   const __m512i drop_2_bit = _mm512_set1_epi8(FSSIMD_LANE_DROP << 2);
   const __m512i slow_bit = _mm512_set1_epi8(FSSIMD_LANE_SLOW);
   const __m512i starter_bit = _mm512_set1_epi8(FSSIMD_LANE_STARTER);
+  const __m512i continues_bit = _mm512_set1_epi8(FSSIMD_LANE_CONTINUES);
+  // Whether an ASCII scalar may continue a contraction (a tailoring's "ch"):
+  // then a starter before one is checked too.
+  const int ascii_continues = (c.continuations[0] | c.continuations[1]) != 0;
   const __m512i low_nibble = _mm512_set1_epi8(0x0F);
   const __m512i row_high = _mm512_set1_epi8(0x38);
   const __m512i bit_index = _mm512_set1_epi8(7);
@@ -970,7 +977,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
     const __m512i next = _mm512_loadu_si512((const void *)(src + i + 1));
     // Over the lanes below `valid`'s end: the scalars' last lanes with a
     // note after them, the lanes to drop, the leads to stop at.
-    uint64_t slow = 0, starters = 0;
+    uint64_t slow = 0, starters = 0, continues = 0;
     if (two != 0) {
       // vpermi2b indexes by the low seven bits: the continuation's low six
       // (its bit 6 is clear) and, as bit 6, the lead's low bit.
@@ -995,6 +1002,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
                    _mm512_mask_test_epi8_mask(theirs, kind, drop_1_bit) >> 1;
         slow |= _mm512_mask_test_epi8_mask(theirs, kind, slow_bit) >> 1;
         starters |= _mm512_mask_test_epi8_mask(theirs, kind, starter_bit) >> 1;
+        continues |= _mm512_mask_test_epi8_mask(theirs, kind, continues_bit) >> 1;
         rest &= ~mine;
       } while (rest != 0);
     }
@@ -1046,9 +1054,18 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
     }
     // A contraction starter folds alone (as the lanes did) unless the
     // scalar after it may continue a contraction: then the scalar part
-    // takes over before it.
+    // takes over before it. The lanes decide for a scalar after it in the
+    // block that is two-byte (its kind's continues bit) or ASCII (none
+    // continues, unless the table says some may); the rest (three-byte,
+    // past the block or past `valid`) are checked one by one.
     const uint64_t before_slow = slow != 0 ? (slow - 1) & ~slow : ~(uint64_t)0;
-    for (uint64_t m = starters & valid & before_slow; m != 0; m &= m - 1) {
+    const uint64_t checked = starters & valid & before_slow;
+    uint64_t unsure = ~valid | three | continues;
+    if (ascii_continues) unsure |= ~(lead2 | lead3 | cont);
+    const uint64_t starters2 = checked & ~three, starters3 = checked & three;
+    const uint64_t unsure_starters = (starters2 & (unsure >> 2 | (uint64_t)3 << 62)) |
+                                     (starters3 & (unsure >> 3 | (uint64_t)7 << 61));
+    for (uint64_t m = unsure_starters; m != 0; m &= m - 1) {
       const uint64_t lane = m & (~m + 1);
       const int64_t j = i + (int64_t)_tzcnt_u64(m) + ((three & lane) ? 3 : 2);
       if (j + 3 > n || fssimd_may_continue(src, c.continuations, j)) {

@@ -99,8 +99,11 @@ struct FoldFastPathTests {
             Self.expectEveryLevelFoldsAlike(
               illFormed, table: table, "\(profile) \(starter) + \(bad) at \(offset)")
           }
-          // The same in a block of two-byte letters.
-          let cyrillic = Array(filler.prefix(offset & ~1)) + Array((starter + next).utf8) + filler
+          // The same in a block of two-byte letters (the starter at every
+          // even lane, 62 included: its next scalar in the next block).
+          let cyrillic =
+            Array((filler + filler + filler).prefix(offset & ~1)) + Array((starter + next).utf8)
+            + filler
           Self.expectEveryLevelFoldsAlike(
             cyrillic, table: table, "\(profile) \(starter) after \(offset & ~1) bytes of Cyrillic")
         }

@@ -272,6 +272,10 @@ int64_t fssimd_map_encode_notes(const fssimd_fold_note *notes, int64_t count,
 /// when it folds alone, which the vector path checks (the scalar after it
 /// continues no contraction) and otherwise stops before it.
 #define FSSIMD_LANE_STARTER 32
+/// A lane kind bit, two-byte scalars only: the scalar may continue a
+/// contraction (it is in the continuation bitmap), so a starter before it
+/// is checked; a starter before any other two-byte scalar is not.
+#define FSSIMD_LANE_CONTINUES 64
 
 /// The size of the lanes fssimd_fold_lanes makes for this two-stage table:
 /// FSSIMD_FOLD_LANES_FIXED plus 256 bytes per row with a table. Caller
@@ -279,11 +283,12 @@ int64_t fssimd_map_encode_notes(const fssimd_fold_note *notes, int64_t count,
 int64_t fssimd_fold_lanes_size(const uint16_t *stage1, const uint32_t *stage2);
 
 /// Fills `lanes` (fssimd_fold_lanes_size(stage1, stage2) writable bytes)
-/// from the packed two-byte table `two_byte` (2048 readable entries) and
-/// the two-stage table (entries for U+0800 ... U+FFFF readable, with their
-/// pool bytes), as in fssimd_fold_state. No other caller obligations.
+/// from the packed two-byte table `two_byte` (2048 readable entries), the
+/// two-stage table (entries for U+0800 ... U+FFFF readable, with their
+/// pool bytes) and the continuation bitmap (32 readable words, the scalars
+/// below U+0800), as in fssimd_fold_state. No other caller obligations.
 void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const uint32_t *stage2,
-                       const uint8_t *pool, uint8_t *lanes);
+                       const uint8_t *pool, const uint64_t *continuations, uint8_t *lanes);
 
 /// Free note slots the AVX-512 fold kernel needs to fold a 64-byte block
 /// (at most 32 scalars of two or three bytes, each with a note, and two for
