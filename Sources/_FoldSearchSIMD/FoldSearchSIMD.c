@@ -877,6 +877,11 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   const __m512i slow_bit = _mm512_set1_epi8(FSSIMD_LANE_SLOW);
   const __m512i starter_bit = _mm512_set1_epi8(FSSIMD_LANE_STARTER);
   const __m512i continues_bit = _mm512_set1_epi8(FSSIMD_LANE_CONTINUES);
+  // Lane k holds k.
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   // Whether an ASCII scalar may continue a contraction (a tailoring's "ch"):
   // then a starter before one is checked too.
   const int ascii_continues = (c.continuations[0] | c.continuations[1]) != 0;
@@ -914,7 +919,9 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       o += 64;
       continue;
     }
-    uint64_t valid, noted = 0, dropped = 0;
+    // pair_starts: lanes where a contraction folded in the vector starts
+    // an atomic expansion (a note before the lane).
+    uint64_t valid, noted = 0, dropped = 0, pair_starts = 0;
     int sparse = 0;
     if (calm == 0 && _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
       // Few bytes to fold, all of them two-byte scalars (accented Latin
@@ -1053,39 +1060,99 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       }
     }
     // A contraction starter folds alone (as the lanes did) unless the
-    // scalar after it may continue a contraction: then the scalar part
-    // takes over before it. The lanes decide for a scalar after it in the
-    // block that is two-byte (its kind's continues bit) or ASCII (none
-    // continues, unless the table says some may); the rest (three-byte,
-    // past the block or past `valid`) are checked one by one.
+    // scalar after it may continue a contraction. The lanes decide for a
+    // scalar after it in the block that is two-byte (its kind's continues
+    // bit) or ASCII (none continues, unless the table says some may); the
+    // rest (three-byte, past the block or past `valid`) are checked one by
+    // one. A contraction of the starter and that scalar whose fold is as
+    // long as the two (a Thai or Lao prevowel and its consonant: "เก" folds
+    // to "กเ") is written into their lanes, with an atomic note before it
+    // and one after it as the scalar part would write; otherwise the scalar
+    // part takes over before the starter.
     const uint64_t before_slow = slow != 0 ? (slow - 1) & ~slow : ~(uint64_t)0;
     const uint64_t checked = starters & valid & before_slow;
     uint64_t unsure = ~valid | three | continues;
     if (ascii_continues) unsure |= ~(lead2 | lead3 | cont);
     const uint64_t starters2 = checked & ~three, starters3 = checked & three;
-    const uint64_t unsure_starters = (starters2 & (unsure >> 2 | (uint64_t)3 << 62)) |
-                                     (starters3 & (unsure >> 3 | (uint64_t)7 << 61));
-    for (uint64_t m = unsure_starters; m != 0; m &= m - 1) {
-      const uint64_t lane = m & (~m + 1);
-      const int64_t j = i + (int64_t)_tzcnt_u64(m) + ((three & lane) ? 3 : 2);
-      if (j + 3 > n || fssimd_may_continue(src, c.continuations, j)) {
-        slow |= lane;
+    uint64_t m = (starters2 & (unsure >> 2 | (uint64_t)3 << 62)) |
+                 (starters3 & (unsure >> 3 | (uint64_t)7 << 61));
+    while (m != 0) {
+      const unsigned p = (unsigned)_tzcnt_u64(m);
+      const uint64_t lane = (uint64_t)1 << p;
+      const int64_t width = (three & lane) ? 3 : 2;
+      const int64_t j = i + p + width;
+      int64_t second_width = 0;
+      const uint32_t second =
+          j + 3 > n ? UINT32_MAX : fssimd_continuation_at(src, c.continuations, j, &second_width);
+      if (second == 0) {
+        m &= m - 1;  // folds alone, as the lanes did
+        continue;
+      }
+      if (second == UINT32_MAX || c.pair_keys == NULL) {
+        slow |= lane;  // the scalar part decides
         break;
       }
+      const uint8_t *x = src + i + p;
+      const uint32_t first =
+          width == 2 ? (uint32_t)(x[0] & 0x1F) << 6 | (x[1] & 0x3F)
+                     : (uint32_t)(x[0] & 0x0F) << 12 | (uint32_t)(x[1] & 0x3F) << 6 | (x[2] & 0x3F);
+      const int64_t slot = fssimd_pair_slot(&c, first, second);
+      if (slot < 0) {
+        m &= m - 1;  // no contraction begins with the two: it folds alone
+        continue;
+      }
+      const uint32_t fold = c.pair_folds[slot];
+      const uint64_t span = p + width + second_width <= 64
+                                ? _bzhi_u64(~(uint64_t)0, (unsigned)(p + width + second_width)) &
+                                      ~(lane - 1)
+                                : 0;
+      if ((fold & 0x80000000u) || (int64_t)((fold >> 1) & 0x7F) != width + second_width ||
+          span == 0 || (span & ~(valid & before_slow)) != 0 || (span & (noted | dropped)) != 0) {
+        slow |= lane;  // the scalar part folds it
+        break;
+      }
+      // The pair's folded bytes (as many as its two scalars') into its
+      // lanes, from a word: lane p + t takes byte t.
+      const uint8_t *bytes = c.pair_bytes + ((fold >> 8) & 0x7FFFFF);
+      uint64_t word = 0;
+      for (int64_t t = 0; t < width + second_width; t++) word |= (uint64_t)bytes[t] << (8 * t);
+      w = _mm512_mask_permutexvar_epi8(w, span, _mm512_sub_epi8(iota, _mm512_set1_epi8((char)p)),
+                                       _mm512_set1_epi64((int64_t)word));
+      if (fold & 1) {
+        pair_starts |= lane;
+        noted |= (uint64_t)1 << (p + width + second_width - 1);
+      }
+      m &= ~span;
     }
     if (slow != 0) {
       valid &= (slow - 1) & ~slow;
       noted &= valid;
       dropped &= valid;
+      pair_starts &= valid;
     }
   emit:;
     const uint64_t keep = valid & ~dropped;
     _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, w));
-    for (uint64_t m = noted; m != 0; m &= m - 1) {
-      const unsigned q = (unsigned)_tzcnt_u64(m);
-      notes[k].folded_and_flag = o + (int64_t)_mm_popcnt_u64(_bzhi_u64(keep, q + 1));
-      notes[k].original = i + (int64_t)q + 1;
+    // Notes in order: after lane q (noted), then an atomic one before lane
+    // q + 1 (pair_starts) at the same place.
+    if (pair_starts & 1) {
+      notes[k].folded_and_flag = o | FSSIMD_FOLD_NOTE_ATOMIC;
+      notes[k].original = i;
       k++;
+    }
+    for (uint64_t m = noted | pair_starts >> 1; m != 0; m &= m - 1) {
+      const unsigned q = (unsigned)_tzcnt_u64(m);
+      const int64_t at = o + (int64_t)_mm_popcnt_u64(_bzhi_u64(keep, q + 1));
+      if (noted >> q & 1) {
+        notes[k].folded_and_flag = at;
+        notes[k].original = i + (int64_t)q + 1;
+        k++;
+      }
+      if (pair_starts >> q >> 1 & 1) {
+        notes[k].folded_and_flag = at | FSSIMD_FOLD_NOTE_ATOMIC;
+        notes[k].original = i + (int64_t)q + 1;
+        k++;
+      }
     }
     o += (int64_t)_mm_popcnt_u64(keep);
     if (valid == ~(uint64_t)0) {

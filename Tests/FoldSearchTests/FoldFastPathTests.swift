@@ -75,7 +75,9 @@ struct FoldFastPathTests {
   /// A contraction starter (Cyrillic и and И, Arabic alef, Thai sara e) at
   /// every lane of a 64-byte block and past it, followed by a scalar that
   /// continues a contraction with it, one that does not, or the end: the
-  /// AVX-512 kernel folds a starter in the vector only in the second case.
+  /// AVX-512 kernel folds a starter in the vector in the second case, and a
+  /// contraction of two scalars as long as its fold (Thai เ + ก → กเ) in the
+  /// first.
   @Test(arguments: [FoldProfile.collation, .collation(locale: "da")])
   func contractionStarterAtEveryLaneFoldsAlike(profile: FoldProfile) {
     let table = profile.table
@@ -106,6 +108,19 @@ struct FoldFastPathTests {
             + filler
           Self.expectEveryLevelFoldsAlike(
             cyrillic, table: table, "\(profile) \(starter) after \(offset & ~1) bytes of Cyrillic")
+          // After an ignorable (a note at the place where a contraction's
+          // atomic note goes) and after a contraction of its own (two
+          // contractions in a row, folded in the vector).
+          for before in ["\u{AD}", "เก", "ไม"] {
+            let context =
+              Array((filler + filler + filler).prefix(offset & ~1))
+              + Array((before + starter + next).utf8)
+              + filler
+            Self.expectEveryLevelFoldsAlike(
+              context, table: table,
+              "\(profile) \(before.unicodeScalars.map(\.value)) \(starter) after \(offset & ~1) bytes"
+            )
+          }
         }
       }
     }

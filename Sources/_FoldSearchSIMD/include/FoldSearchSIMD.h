@@ -291,9 +291,9 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
                        const uint8_t *pool, const uint64_t *continuations, uint8_t *lanes);
 
 /// Free note slots the AVX-512 fold kernel needs to fold a 64-byte block
-/// (at most 32 scalars of two or three bytes, each with a note, and two for
-/// a scalar after it): with fewer it returns, as the other levels do with fewer than
-/// two.
+/// (at most 32 scalars of two or three bytes, each with a note, or a
+/// contraction of two of them with two, and two for a scalar after it):
+/// with fewer it returns, as the other levels do with fewer than two.
 #define FSSIMD_FOLD_BLOCK_NOTES 34
 
 /// `ascii_action[b]` of a fssimd_fold_state for an ASCII byte b: below 0x80
