@@ -1106,8 +1106,11 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
                                 ? _bzhi_u64(~(uint64_t)0, (unsigned)(p + width + second_width)) &
                                       ~(lane - 1)
                                 : 0;
+      // (At least four lanes: its two notes then stay within a note per
+      // two lanes, as FSSIMD_FOLD_BLOCK_NOTES counts.)
       if ((fold & 0x80000000u) || (int64_t)((fold >> 1) & 0x7F) != width + second_width ||
-          span == 0 || (span & ~(valid & before_slow)) != 0 || (span & (noted | dropped)) != 0) {
+          width + second_width < 4 || span == 0 || (span & ~(valid & before_slow)) != 0 ||
+          (span & (noted | dropped)) != 0) {
         slow |= lane;  // the scalar part folds it
         break;
       }

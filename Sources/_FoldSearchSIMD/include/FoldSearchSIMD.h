@@ -292,7 +292,8 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 
 /// Free note slots the AVX-512 fold kernel needs to fold a 64-byte block
 /// (at most 32 scalars of two or three bytes, each with a note, or a
-/// contraction of two of them with two, and two for a scalar after it):
+/// contraction of two scalars over four lanes or more with two, and two
+/// for a scalar after it):
 /// with fewer it returns, as the other levels do with fewer than two.
 #define FSSIMD_FOLD_BLOCK_NOTES 34
 
