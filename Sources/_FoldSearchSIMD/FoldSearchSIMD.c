@@ -341,16 +341,6 @@ __attribute__((always_inline)) static inline uint32_t fssimd_continuation_at(
   return continuations[next >> 6] >> (next & 63) & 1 ? next : 0;
 }
 
-// Whether the scalar at j may continue a contraction begun before it (or is
-// not a well-formed scalar of one to three bytes). Caller obligation: as
-// fssimd_continuation_at.
-__attribute__((always_inline)) static inline int fssimd_may_continue(const uint8_t *src,
-                                                                    const uint64_t *continuations,
-                                                                    int64_t j) {
-  int64_t width;
-  return fssimd_continuation_at(src, continuations, j, &width) != 0;
-}
-
 // The slot of the contraction of `first` and `second` in the state's pair
 // table, or -1 (see fssimd_fold_state.pair_keys).
 __attribute__((always_inline)) static inline int64_t fssimd_pair_slot(const fssimd_fold_state *s,
