@@ -126,6 +126,15 @@ for (index, needle) in options.needles.enumerated() {
     folded.byteRanges(of: query)
   }
   rows.append(.init(engine: "foldsearch search", time: search, count: searchRanges.count))
+  // The same search on one thread (the text's folded bytes and map shared).
+  let oneThread = folded.searched(with: .sequential)
+  let (sequentialSearch, sequentialSearchRanges) = measure(bytes: bytes.count, runs: runs) {
+    oneThread.byteRanges(of: query)
+  }
+  rows.append(
+    .init(
+      engine: "foldsearch search, one thread", time: sequentialSearch,
+      count: sequentialSearchRanges.count))
   // The one-shot API (raw-byte candidates verified where the query allows),
   // and the whole fold it replaces, side by side.
   let (oneShot, oneShotRanges) = measure(bytes: bytes.count, runs: runs) {
@@ -223,6 +232,9 @@ for (index, needle) in options.needles.enumerated() {
     .init(
       what: "one-thread one-shot ranges = search ranges", expected: 1,
       actual: sequentialOneShotRanges == searchRanges ? 1 : 0),
+    .init(
+      what: "one-thread search ranges = search ranges", expected: 1,
+      actual: sequentialSearchRanges == searchRanges ? 1 : 0),
   ]
   let prefolded = rows.filter { $0.engine.hasSuffix("over pre-folded") }
   for row in prefolded.dropFirst() {

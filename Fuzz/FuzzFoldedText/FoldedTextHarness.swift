@@ -33,6 +33,8 @@ import _FoldSearchSIMD
 /// 10. The fold's C fast path at every vector level this CPU runs (SSE2,
 ///    AVX2, AVX-512) gives the same folded bytes, map entries and ill-formed
 ///    sequences as the portable level (which takes no fast path).
+/// 11. The search in pieces on several threads (that of a text of 8 MiB and
+///    more, here forced on 2–7 pieces) gives the sequential ranges.
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -95,6 +97,15 @@ enum FoldedTextHarness {
         boundaries.isBoundary(range.lowerBound) && boundaries.isBoundary(range.upperBound),
         "range \(range) not on scalar boundaries", bytes, query)
       previousEnd = range.upperBound
+    }
+
+    // 11: searched in pieces on several threads, as the search of a large
+    // text is (the number of pieces from the input's length).
+    if let prepared = FoldedQuery(query, table: profile.table) {
+      let threads = 2 + bytes.count % 6
+      let pieces = text.byteRanges(of: prepared, threads: threads)
+      require(
+        pieces == ranges, "\(threads) pieces give \(pieces), one \(ranges)", bytes, query)
     }
 
     // 4: String.Index ranges.

@@ -32,6 +32,9 @@ extension FoldedText {
   /// FoldedText("Straße, STRASSE").byteRanges(of: "strasse")  // [0..<7, 9..<16]
   /// ```
   ///
+  /// A text of ``parallelThreshold`` folded bytes or more is searched on the
+  /// threads its ``parallelism`` allows, with the same result.
+  ///
   /// - Complexity: O(n + m) for a text of n folded bytes and a query of m,
   ///   plus O(k) for k matches.
   public func byteRanges(of query: String) -> [Range<Int>] {
@@ -77,27 +80,49 @@ extension FoldedText {
   }
 
   package func byteRanges(of query: FoldedQuery) -> [Range<Int>] {
+    return byteRanges(of: query, threads: searchThreads)
+  }
+
+  /// The threads a search of this text runs on: those ``parallelism``
+  /// allows for texts of ``parallelThreshold`` folded bytes and more, one
+  /// below.
+  package var searchThreads: Int {
+    Self.threadCount(parallelism, bytes: foldedBytes.count, threshold: Self.parallelThreshold)
+  }
+
+  /// ``byteRanges(of:)`` on `threads` threads (tests force several on small
+  /// texts).
+  package func byteRanges(of query: FoldedQuery, threads: Int) -> [Range<Int>] {
     if !table.impliedOptions.isEmpty {
       // The profile filters matches (collation: whole grapheme clusters).
+      // A query with a leading mark gathers its matches whole: one thread.
+      if threads > 1 && query.leadingMark == nil {
+        return scannedInPieces(query, threads: threads)
+      }
       return withScanner(options: [], window: nil) { $0.matches(of: query) }
     }
     if let mark = query.leadingMark {
-      return leadingMarkRanges(mark: mark, rest: query.folded)
+      return leadingMarkRanges(mark: mark, rest: query.folded, threads: threads)
     }
     var result: [Range<Int>] = []
-    foldedCandidates(needle: query.folded, overlapping: false, into: &result)
+    foldedCandidates(needle: query.folded, overlapping: false, threads: threads, into: &result)
     return result
   }
 
   /// Appends every occurrence of `needle` in the folded bytes whose ends
   /// are source-scalar boundaries to `result`, as original ranges, in
   /// increasing order. With `overlapping` false, the search resumes at each
-  /// match's end.
+  /// match's end. With `threads` above one, pieces of the text are searched
+  /// at once (``parallelOccurrences(of:overlapping:threads:into:)``).
   private func foldedCandidates(
-    needle: [UInt8], overlapping: Bool, into result: inout [Range<Int>]
+    needle: [UInt8], overlapping: Bool, threads: Int, into result: inout [Range<Int>]
   ) {
     guard !needle.isEmpty, needle.count <= foldedBytes.count else { return }
     let searcher = ByteSearcher(needle: needle)
+    if threads > 1 {
+      parallelOccurrences(of: searcher, overlapping: overlapping, threads: threads, into: &result)
+      return
+    }
     foldedBytes.withUnsafeBufferPointer { haystack in
       offsetMap.withView { view in
         Self.scalarAlignedOccurrences(
@@ -124,7 +149,13 @@ extension FoldedText {
     // No more matches than bytes.
     let expected = min(Double(found) * Double(total) / Double(scanned) * 1.25, Double(total))
     guard expected >= Double(Self.reserveMinimum) else { return }
-    result.reserveCapacity(result.count + Int(expected))
+    reserveRanges(&result, adding: Int(expected))
+  }
+
+  /// Reserves room in `result` for `count` more ranges and advises the room
+  /// for huge pages (see ``reserveForMatches(_:found:scanned:of:)``).
+  static func reserveRanges(_ result: inout [Range<Int>], adding count: Int) {
+    result.reserveCapacity(result.count + count)
     let capacity = result.capacity
     result.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
@@ -142,9 +173,12 @@ extension FoldedText {
 
   /// The search loop of ``foldedCandidates(needle:overlapping:into:)`` over
   /// any folded buffer and its map (a whole text's, or a one-shot's rest):
-  /// each occurrence of `searcher`'s needle in `haystack` whose ends map to
+  /// each occurrence of `searcher`'s needle in `haystack` that starts in
+  /// `start..<limit` (a piece of a parallel search; the bytes after `limit`
+  /// are read for occurrences that run past it) and whose ends map to
   /// source-scalar boundaries is appended to `result` as an original range,
-  /// moved by `shift`.
+  /// moved by `shift`. The search begins at `start` as if nothing came
+  /// before it.
   ///
   /// Needles of up to three bytes, whose matches can be dense (one every few
   /// bytes for "e"), take the vector kernel of the `.automatic` strategy,
@@ -158,14 +192,16 @@ extension FoldedText {
   ///   `haystack`.
   static func scalarAlignedOccurrences(
     of searcher: ByteSearcher, in haystack: UnsafeBufferPointer<UInt8>, map view: OffsetMap.View,
-    overlapping: Bool, shift: Int = 0, into result: inout [Range<Int>]
+    overlapping: Bool, shift: Int = 0, from start: Int = 0, below limit: Int = .max,
+    into result: inout [Range<Int>]
   ) {
     let count = searcher.needle.count
     // One cursor walks the map; each end is peeked at (the next start may
     // lie before it), ends beyond a peek through a cursor of their own.
     var cursor = OffsetMap.Cursor()
     var far = OffsetMap.Cursor()
-    let n = haystack.count
+    // Occurrences start in start..<limit, so they end by limit + count - 1.
+    let n = limit >= haystack.count ? haystack.count : min(haystack.count, limit + count - 1)
     if count <= 3, searcher.strategy == .automatic, let base = haystack.baseAddress, n >= count {
       let level = searcher.instructionSet.rawValue
       // Matches gather in a local batch appended a batch at a time (an
@@ -182,8 +218,8 @@ extension FoldedText {
       let initialCount = result.count
       var estimated = false
       searcher.needle.withUnsafeBufferPointer { needle in
-        var j = 0
-        var scanned = 0
+        var j = start
+        var scanned = start
         while scanned <= n - count {
           var next: Int64 = 0
           // SAFETY: `base` and `needle` point to n and count (1...3)
@@ -218,13 +254,15 @@ extension FoldedText {
             // for from their density so far (see `reserveForMatches`).
             estimated = true
             Self.reserveForMatches(
-              &result, found: result.count - initialCount + batched, scanned: scanned, of: n)
+              &result, found: result.count - initialCount + batched, scanned: scanned - start,
+              of: n - start)
           }
         }
       }
       return
     }
-    searcher.forEachOccurrence(in: haystack, from: 0) { start in
+    let prefix = UnsafeBufferPointer(rebasing: haystack[..<n])
+    searcher.forEachOccurrence(in: prefix, from: start) { start in
       let end = start + count
       guard let lower = cursor.originalOffset(ofFolded: start, in: view) else {
         return start + 1
@@ -245,9 +283,12 @@ extension FoldedText {
   /// mark's key (in the folded bytes) and ignorable scalars with the same key
   /// (in the original bytes) — so all are collected, overlapping, and the
   /// leftmost non-overlapping ones kept.
-  private func leadingMarkRanges(mark: FoldedQuery.LeadingMark, rest: [UInt8]) -> [Range<Int>] {
+  private func leadingMarkRanges(
+    mark: FoldedQuery.LeadingMark, rest: [UInt8], threads: Int
+  ) -> [Range<Int>] {
     var candidates: [Range<Int>] = []
-    foldedCandidates(needle: mark.key + rest, overlapping: true, into: &candidates)
+    foldedCandidates(
+      needle: mark.key + rest, overlapping: true, threads: threads, into: &candidates)
     let map = offsetMap
     let folded = foldedBytes
     withOriginalBytes { original in

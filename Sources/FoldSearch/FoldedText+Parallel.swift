@@ -6,10 +6,12 @@ import Dispatch
   import Musl
 #endif
 
-/// How many threads building a ``FoldedText`` may use.
+/// How many threads building and searching a ``FoldedText`` may use.
 ///
 /// Large inputs (8 MiB and more) fold on all cores by default; the result is
-/// identical, byte for byte and entry for entry, to a sequential fold.
+/// identical, byte for byte and entry for entry, to a sequential fold. A
+/// ``FoldedText`` keeps its parallelism for its searches, which run on all
+/// cores for 8 MiB and more of folded text, with the same ranges as on one.
 ///
 /// ```swift
 /// let big = FoldedText(hugeString)                              // all cores
@@ -68,19 +70,7 @@ extension FoldedText {
     let count = input.count
     let threads = threadCount(parallelism, bytes: count, threshold: threshold)
     guard threads > 1 else { return fold(input, table: table) }
-    var cuts = [0]
-    for k in 1..<threads {
-      var cut = max(k * count / threads, cuts[k - 1])
-      while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
-      // Nor inside a contraction of the profile: past any scalar that may
-      // continue one.
-      while cut < count && table.mayContinueContraction(at: cut, in: input) {
-        cut += 1
-        while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
-      }
-      cuts.append(cut)
-    }
-    cuts.append(count)
+    let cuts = Self.cuts(input, pieces: threads, table: table)
     // Piece k folds into its own region of one shared buffer, as much room
     // as it could need (untouched pages cost no memory); the regions are
     // then closed up from the left (`compact`).
@@ -144,6 +134,29 @@ extension FoldedText {
     }
     map.finish(foldedCount: foldedBase, originalCount: count)
     return Folding(folded: folded, map: map, invalidSequences: invalid)
+  }
+
+  /// Where `input` is cut into `pieces` pieces of about equal length (0,
+  /// the inner cuts, `input.count`): each inner cut moved forward to a
+  /// scalar's start that continues no contraction of `table`, so no scalar,
+  /// contraction or maximal ill-formed subpart spans a cut. Cuts may
+  /// coincide (a piece may be empty).
+  static func cuts(_ input: UnsafeBufferPointer<UInt8>, pieces: Int, table: FoldTable) -> [Int] {
+    let count = input.count
+    var cuts = [0]
+    for k in 1..<max(pieces, 1) {
+      var cut = max(k * count / pieces, cuts[k - 1])
+      while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
+      // Nor inside a contraction of the profile: past any scalar that may
+      // continue one.
+      while cut < count && table.mayContinueContraction(at: cut, in: input) {
+        cut += 1
+        while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
+      }
+      cuts.append(cut)
+    }
+    cuts.append(count)
+    return cuts
   }
 
   /// One piece of a parallel fold: its folded length (the bytes are in the

@@ -34,6 +34,10 @@ public struct FoldedText: Sendable {
   package let invalidSequences: [InvalidSequence]
   /// The fold table of this text's profile; queries fold with it too.
   package let table: FoldTable
+  /// How many threads the fold used, and searches of this text may use:
+  /// texts of ``parallelThreshold`` folded bytes and more are searched on
+  /// the threads it allows (see ``byteRanges(of:)``).
+  public private(set) var parallelism: Parallelism
 
   private enum Source: Sendable {
     case string(String)
@@ -47,8 +51,8 @@ public struct FoldedText: Sendable {
   /// folded.matches(of: "ca va").count  // 2
   /// ```
   ///
-  /// Strings of 8 MiB and more fold on all cores unless `parallelism` says
-  /// otherwise; the result is the same either way.
+  /// Strings of 8 MiB and more fold, and are searched, on all cores unless
+  /// `parallelism` says otherwise; the results are the same either way.
   ///
   /// - Complexity: O(n) in the string's UTF-8 length.
   public init(_ text: String, parallelism: Parallelism = .automatic) {
@@ -63,6 +67,7 @@ public struct FoldedText: Sendable {
       Self.fold($0, parallelism: parallelism, table: table)
     }!
     self.table = table
+    self.parallelism = parallelism
     source = .string(text)
     foldedBytes = folding.folded
     offsetMap = folding.map
@@ -80,7 +85,8 @@ public struct FoldedText: Sendable {
   /// folded.byteRanges(of: "café")  // [0..<5]
   /// ```
   ///
-  /// Large inputs fold in parallel as with ``init(_:parallelism:)``.
+  /// Large inputs fold, and are searched, in parallel as with
+  /// ``init(_:parallelism:)``.
   ///
   /// - Complexity: O(n) in the number of bytes.
   public init(utf8 bytes: some Sequence<UInt8>, parallelism: Parallelism = .automatic) {
@@ -96,6 +102,7 @@ public struct FoldedText: Sendable {
       Self.fold($0, parallelism: parallelism, table: table)
     }
     self.table = table
+    self.parallelism = parallelism
     source = .bytes(bytes)
     foldedBytes = folding.folded
     offsetMap = folding.map
@@ -108,9 +115,11 @@ public struct FoldedText: Sendable {
   /// - Precondition: `foldedBytes` and `offsetMap` are the fold of `text`'s
   ///   UTF-8 (a debug build checks the map's invariants).
   package init(
-    text: String, foldedBytes: [UInt8], offsetMap: OffsetMap, table: FoldTable = .shared
+    text: String, foldedBytes: [UInt8], offsetMap: OffsetMap, table: FoldTable = .shared,
+    parallelism: Parallelism = .automatic
   ) {
     self.table = table
+    self.parallelism = parallelism
     var text = text
     text.makeContiguousUTF8()
     assert(offsetMap.originalCount == text.utf8.count && offsetMap.foldedCount == foldedBytes.count)
@@ -142,5 +151,14 @@ public struct FoldedText: Sendable {
     case .bytes(let bytes):
       return try bytes.withUnsafeBufferPointer(body)
     }
+  }
+
+  /// This text, searched on the threads `parallelism` allows (the folded
+  /// bytes and map are shared, not copied): for comparing a search on one
+  /// thread with the parallel one.
+  package func searched(with parallelism: Parallelism) -> FoldedText {
+    var copy = self
+    copy.parallelism = parallelism
+    return copy
   }
 }

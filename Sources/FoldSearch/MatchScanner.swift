@@ -381,16 +381,19 @@ struct MatchScanner {
   /// Occurrences mapped and prefetched before the first of them is filtered.
   static let candidateBatch = 16
 
-  /// Every match in the window.
-  func matches(of query: FoldedQuery) -> [Range<Int>] {
+  /// Every match in the window; with `from` and `startsBefore` (original
+  /// offsets, a piece of a parallel search), those a search beginning at
+  /// `from` finds starting before `startsBefore`.
+  func matches(of query: FoldedQuery, from: Int? = nil, startsBefore: Int? = nil) -> [Range<Int>] {
     var result: [Range<Int>] = []
-    forEachMatch(of: query, from: window.lowerBound) {
+    let start = from ?? window.lowerBound
+    let end = min(startsBefore ?? window.upperBound, window.upperBound)
+    forEachMatch(of: query, from: start, startsBefore: startsBefore) {
       result.append($0)
       if result.count == Self.densityProbe {
         // Dense matches are sized for from their density so far.
         FoldedText.reserveForMatches(
-          &result, found: result.count, scanned: $0.upperBound - window.lowerBound,
-          of: window.count)
+          &result, found: result.count, scanned: $0.upperBound - start, of: end - start)
       }
       return true
     }

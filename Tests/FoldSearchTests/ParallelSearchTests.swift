@@ -1,0 +1,92 @@
+import Testing
+import _FoldSearchTestSupport
+
+@testable import FoldSearch
+
+/// A search in pieces on several threads must return exactly the sequential
+/// search's ranges, whatever the cuts hit: a match across a cut, a piece
+/// whose own leftmost matches are out of step with the sequential ones
+/// ("aaa" in a run of "a"), rejected candidates inside expansions, queries
+/// starting with a mark (whose candidates overlap).
+@Suite("Parallel search")
+struct ParallelSearchTests {
+  static let pieces: [String] = [
+    "a", "aa", "A", "s", "S", "ß", "ẞ", "é", "e\u{301}", "\u{301}", "한", "ﬃ", " ", "cafe ",
+    "CAFÉ", "\u{1F44D}\u{1F3FD}", "ø", "æ",
+    // Contractions of the collation profiles (и + U+0306, Thai เ + ก,
+    // Danish "aa"), which a cut of the original text must not split.
+    "и", "\u{306}", "เ", "ก",
+  ]
+  static let queries: [String] = [
+    "a", "aa", "aaa", "aaaa", "aaaaaaaa", "s", "ss", "sss", "ssss", "ß", "é", "e", "cafe",
+    "cafe a", "\u{301}a", "\u{301}", "한", "ffi", "a s", "o", "ae", "и", "й", "ก", "เก",
+  ]
+
+  @Test(
+    arguments: [
+      (1, FoldProfile.foundation), (2, .foundation), (3, .foundation), (4, .foundation),
+      (5, .collation), (6, .collation), (7, .collation(locale: "da")),
+      (8, .collation(locale: "th")),
+    ] as [(UInt64, FoldProfile)])
+  func piecesEqualSequential(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    for iteration in 0..<150 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...120, using: &rng) {
+        text += Self.pieces.randomElement(using: &rng)!
+      }
+      let folded = FoldedText(text, profile: profile, parallelism: .sequential)
+      for query in Self.queries {
+        guard let prepared = FoldedQuery(query, table: profile.table) else { continue }
+        let sequential = folded.byteRanges(of: prepared, threads: 1)
+        let threads = Int.random(in: 2...9, using: &rng)
+        let parallel = folded.byteRanges(of: prepared, threads: threads)
+        #expect(
+          parallel == sequential,
+          "seed \(seed) iteration \(iteration): \(query.debugDescription) on \(threads) threads in \(text.debugDescription)"
+        )
+      }
+    }
+  }
+
+  /// Pieces out of step with the sequential matches for their whole length:
+  /// the resynchronization runs to the piece's end, in doubling windows.
+  @Test(arguments: [
+    ("a", "aaa", FoldProfile.foundation), ("ß", "ssss", .foundation), ("a", "aaaa", .foundation),
+    ("ab", "abab", .foundation), ("é", "ee", .foundation), ("a", "aaa", .collation),
+    ("ø", "oo", .collation),
+  ])
+  func outOfStepPieces(unit: String, query: String, profile: FoldProfile) {
+    let text = String(repeating: unit, count: 20_011)
+    let folded = FoldedText(text, profile: profile, parallelism: .sequential)
+    let prepared = FoldedQuery(query, table: profile.table)!
+    let sequential = folded.byteRanges(of: prepared, threads: 1)
+    #expect(!sequential.isEmpty)
+    for threads in [2, 3, 7] {
+      #expect(folded.byteRanges(of: prepared, threads: threads) == sequential, "\(threads) threads")
+    }
+  }
+
+  /// Above the threshold, through the public API: `byteRanges(of:)` runs on
+  /// the threads the text's `parallelism` allows.
+  @Test func largeTextsSearchInParallel() {
+    let line = "Straße, CAFÉ, naïve café, 한국어, ﬁn e\u{301}e \u{1F44D}\u{1F3FD}\n"
+    let text = String(repeating: line, count: (9 << 20) / line.utf8.count)
+    let folded = FoldedText(text, parallelism: .threads(3))
+    #expect(folded.searchThreads == 3)
+    let sequential = folded.searched(with: .sequential)
+    #expect(sequential.searchThreads == 1)
+    for query in ["cafe", "e", "ss", "한국", "\u{301}e", "fin e"] {
+      let expected = sequential.byteRanges(of: query)
+      #expect(!expected.isEmpty, "\(query.debugDescription)")
+      #expect(folded.byteRanges(of: query) == expected, "\(query.debugDescription)")
+    }
+    let collation = FoldedText(text, profile: .collation, parallelism: .threads(2))
+    #expect(collation.searchThreads == 2)
+    for query in ["cafe", "naive", "fin"] {
+      let expected = collation.searched(with: .sequential).byteRanges(of: query)
+      #expect(!expected.isEmpty, "\(query.debugDescription)")
+      #expect(collation.byteRanges(of: query) == expected, "\(query.debugDescription)")
+    }
+  }
+}
