@@ -96,7 +96,9 @@ extension FoldedText {
     if !table.impliedOptions.isEmpty {
       // The profile filters matches (collation: whole grapheme clusters).
       // A query with a leading mark gathers its matches whole: one thread.
-      if threads > 1 && query.leadingMark == nil {
+      // Nor beyond 2 GiB, where ICU's cluster iterator gives up and each
+      // piece's scanner would decode the whole text for its fallback.
+      if threads > 1 && query.leadingMark == nil && originalByteCount < Int(Int32.max) {
         return scannedInPieces(query, threads: threads)
       }
       return withScanner(options: [], window: nil) { $0.matches(of: query) }
@@ -229,10 +231,10 @@ extension FoldedText {
             level, base, Int64(n), Int64(scanned), needle.baseAddress!, Int64(count), positions,
             Int64(Self.matchBatch), &next)
           for k in 0..<Int(found) {
-            let start = Int(positions[k])
-            if start < j { continue }
-            let end = start &+ count
-            if let lower = cursor.originalOffset(ofFolded: start, in: view),
+            let occurrence = Int(positions[k])
+            if occurrence < j { continue }
+            let end = occurrence &+ count
+            if let lower = cursor.originalOffset(ofFolded: occurrence, in: view),
               let upper = cursor.peekOriginalOffset(ofFolded: end, in: view, orElse: &far)
             {
               if batched == Self.matchBatch {
@@ -243,9 +245,9 @@ extension FoldedText {
               // SAFETY: batched < matchBatch, the batch's capacity.
               (batch + batched).initialize(to: lower &+ shift..<upper &+ shift)
               batched &+= 1
-              j = overlapping ? start &+ 1 : end
+              j = overlapping ? occurrence &+ 1 : end
             } else {
-              j = start &+ 1
+              j = occurrence &+ 1
             }
           }
           scanned = max(j, Int(next))

@@ -30,7 +30,12 @@ import _FoldSearchBytes
 /// - A resynchronization searches again at most the piece's own bytes, and
 ///   usually a few hundred: a match near a cut.
 ///
-/// - Complexity: O(n / threads) time for n bytes, plus copying the ranges.
+/// - Complexity: O(n / threads) time for n bytes, plus copying the ranges,
+///   in the common case. In periodic text whose pieces never fall back in
+///   step ("aa" in a run of "a" cut at an odd offset), every piece but the
+///   first is searched again on the calling thread: about the sequential
+///   time. Dense matches hold about 2.25× their ranges' memory at the peak
+///   (each piece's room, a quarter more than it finds, then the copy).
 extension FoldedText {
   /// The `foundation` search of `searcher`'s needle in `threads` pieces of
   /// the folded bytes at once, appended to `result`: the ranges of
@@ -41,25 +46,39 @@ extension FoldedText {
   func parallelOccurrences(
     of searcher: ByteSearcher, overlapping: Bool, threads: Int, into result: inout [Range<Int>]
   ) {
-    let n = foldedBytes.count
-    let map = offsetMap
-    let found = foldedBytes.withUnsafeBufferPointer { haystack in
-      // SAFETY: the folded bytes are only read, and outlive the search.
-      nonisolated(unsafe) let bytes = haystack
-      return Self.searchInPieces(
-        cuts: (0...threads).map { $0 * n / threads }, overlapping: overlapping,
-        resumeAt: { map.foldedOffset(ofOriginal: $0.upperBound) }
-      ) { from, below in
-        var found: [Range<Int>] = []
-        map.withView { view in
-          Self.scalarAlignedOccurrences(
-            of: searcher, in: bytes, map: view, overlapping: overlapping, from: from,
-            below: below, into: &found)
-        }
-        return found
-      }
+    let found = foldedBytes.withUnsafeBufferPointer {
+      Self.parallelOccurrences(
+        of: searcher, in: $0, map: offsetMap, overlapping: overlapping, threads: threads)
     }
     if result.isEmpty { result = found } else { result.append(contentsOf: found) }
+  }
+
+  /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
+  /// over all of `haystack` (a whole text's folded bytes, or a one-shot
+  /// search's rest), searched in `threads` pieces at once.
+  ///
+  /// - Precondition: `threads > 1`; the needle is non-empty; `map` is the
+  ///   finished map of the fold that produced `haystack`, which stays valid
+  ///   for the call.
+  static func parallelOccurrences(
+    of searcher: ByteSearcher, in haystack: UnsafeBufferPointer<UInt8>, map: OffsetMap,
+    overlapping: Bool, shift: Int = 0, threads: Int
+  ) -> [Range<Int>] {
+    let n = haystack.count
+    // SAFETY: the folded bytes are only read, and outlive the search.
+    nonisolated(unsafe) let bytes = haystack
+    return searchInPieces(
+      cuts: (0...threads).map { $0 * n / threads }, overlapping: overlapping,
+      resumeAt: { map.foldedOffset(ofOriginal: $0.upperBound - shift) }
+    ) { from, below in
+      var found: [Range<Int>] = []
+      map.withView { view in
+        scalarAlignedOccurrences(
+          of: searcher, in: bytes, map: view, overlapping: overlapping, shift: shift, from: from,
+          below: below, into: &found)
+      }
+      return found
+    }
   }
 
   /// The matches of a profile with filters (the collation profiles'
@@ -73,8 +92,13 @@ extension FoldedText {
     return Self.searchInPieces(cuts: cuts, overlapping: false, resumeAt: \.upperBound) {
       from, below in
       // A scanner per call: its cluster test keeps state of its own.
-      withScanner(options: [], window: nil) {
-        $0.matches(of: query, from: from, startsBefore: below)
+      withScanner(options: [], window: nil) { scanner in
+        // A window of a resynchronization may end inside a scalar: moved
+        // to the scalar's end (no match starts in between), as the map's
+        // lookups want a scalar boundary.
+        var end = below
+        while end < scanner.original.count && scanner.original[end] & 0xC0 == 0x80 { end += 1 }
+        return scanner.matches(of: query, from: from, startsBefore: end)
       }
     }
   }

@@ -34,9 +34,10 @@ public struct FoldedText: Sendable {
   package let invalidSequences: [InvalidSequence]
   /// The fold table of this text's profile; queries fold with it too.
   package let table: FoldTable
-  /// How many threads the fold used, and searches of this text may use:
-  /// texts of ``parallelThreshold`` folded bytes and more are searched on
-  /// the threads it allows (see ``byteRanges(of:)``).
+  /// The threads the fold was allowed, which searches of this text may use
+  /// too: a text of ``parallelThreshold`` folded bytes and more is searched
+  /// on the threads it allows (see ``byteRanges(of:)``), a smaller one on
+  /// one.
   public private(set) var parallelism: Parallelism
 
   private enum Source: Sendable {

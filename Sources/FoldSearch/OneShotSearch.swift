@@ -626,8 +626,8 @@ extension OneShotSearch {
     }
 
     /// Folds the text from the earliest place a match not yet reported may
-    /// start, before the candidate at `p`, whole (on all cores when large),
-    /// and searches it: the fallback for dense candidates.
+    /// start, before the candidate at `p`, whole, and searches it (both on
+    /// all cores when large): the fallback for dense candidates.
     mutating func foldRest(before p: Int, into result: inout [Range<Int>]) {
       // A match through this or a later candidate starts at most
       // `anchorIndex` folded bytes before `p`, at a non-ignorable scalar.
@@ -643,7 +643,16 @@ extension OneShotSearch {
       let folding = FoldedText.fold(rest, parallelism: search.parallelism, table: search.table)
       guard folding.folded.count >= search.needle.count else { return }
       let searcher = search.searcher
+      let threads = FoldedText.threadCount(
+        search.parallelism, bytes: folding.folded.count, threshold: FoldedText.parallelThreshold)
       folding.folded.withUnsafeBufferPointer { haystack in
+        if threads > 1 {
+          // Searched on all cores too, as a large FoldedText's search is.
+          result += FoldedText.parallelOccurrences(
+            of: searcher, in: haystack, map: folding.map, overlapping: false, shift: cut,
+            threads: threads)
+          return
+        }
         folding.map.withView { view in
           FoldedText.scalarAlignedOccurrences(
             of: searcher, in: haystack, map: view, overlapping: false, shift: cut,
