@@ -34,7 +34,8 @@ import _FoldSearchSIMD
 ///    AVX2, AVX-512) gives the same folded bytes, map entries and ill-formed
 ///    sequences as the portable level (which takes no fast path).
 /// 11. The search in pieces on several threads (that of a text of 8 MiB and
-///    more, here forced on 2–7 pieces) gives the sequential ranges.
+///    more, here forced on 2–7 pieces) gives the sequential ranges, also
+///    with search options (the scanner's pieces).
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -106,6 +107,13 @@ enum FoldedTextHarness {
       let pieces = text.byteRanges(of: prepared, threads: threads)
       require(
         pieces == ranges, "\(threads) pieces give \(pieces), one \(ranges)", bytes, query)
+      // And the scanner's, with options.
+      let options: SearchOptions = [[], .wholeWords, .wordStart, .graphemeAligned][bytes.count % 4]
+      let scanned = text.byteRanges(of: prepared, options: options, in: nil, threads: 1)
+      let scannedPieces = text.byteRanges(of: prepared, options: options, in: nil, threads: threads)
+      require(
+        scannedPieces == scanned,
+        "\(options): \(threads) pieces give \(scannedPieces), one \(scanned)", bytes, query)
     }
 
     // 4: String.Index ranges.

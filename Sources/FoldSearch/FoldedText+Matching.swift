@@ -90,17 +90,22 @@ extension FoldedText {
     Self.threadCount(parallelism, bytes: foldedBytes.count, threshold: Self.parallelThreshold)
   }
 
+  /// Whether a ``MatchScanner``'s search of `query` runs in pieces on
+  /// `threads` threads: not for a query with a leading mark (its matches
+  /// are gathered whole), nor beyond 2 GiB, where ICU's cluster iterator
+  /// gives up and each piece's scanner would decode the whole text for its
+  /// fallback.
+  func scansInPieces(_ query: FoldedQuery, threads: Int) -> Bool {
+    threads > 1 && query.leadingMark == nil && originalByteCount < Int(Int32.max)
+  }
+
   /// ``byteRanges(of:)`` on `threads` threads (tests force several on small
   /// texts).
   package func byteRanges(of query: FoldedQuery, threads: Int) -> [Range<Int>] {
     if !table.impliedOptions.isEmpty {
       // The profile filters matches (collation: whole grapheme clusters).
       // A query with a leading mark gathers its matches whole: one thread.
-      // Nor beyond 2 GiB, where ICU's cluster iterator gives up and each
-      // piece's scanner would decode the whole text for its fallback.
-      if threads > 1 && query.leadingMark == nil && originalByteCount < Int(Int32.max) {
-        return scannedInPieces(query, threads: threads)
-      }
+      if scansInPieces(query, threads: threads) { return scannedInPieces(query, threads: threads) }
       return withScanner(options: [], window: nil) { $0.matches(of: query) }
     }
     if let mark = query.leadingMark {

@@ -15,6 +15,9 @@ extension FoldedText {
   /// text.byteRanges(of: "vp", options: [], in: 5..<14)          // [6..<8, 11..<13]
   /// ```
   ///
+  /// A range (or text) of 8 MiB and more is searched on the threads the
+  /// text's ``parallelism`` allows, with the same result.
+  ///
   /// - Complexity: O(n + m) for n folded bytes in the range and a query of
   ///   m, plus O(1) per candidate for the word filters.
   public func byteRanges(of query: String, options: SearchOptions, in range: Range<Int>? = nil)
@@ -24,9 +27,21 @@ extension FoldedText {
     if options.union(table.impliedOptions).isEmpty && range == nil {
       return byteRanges(of: prepared)
     }
-    return withScanner(options: options, window: range.map(roundedWindow)) {
-      $0.matches(of: prepared)
+    let window = range.map(roundedWindow)
+    let threads = Self.threadCount(
+      parallelism, bytes: window?.count ?? foldedBytes.count, threshold: Self.parallelThreshold)
+    return byteRanges(of: prepared, options: options, in: window, threads: threads)
+  }
+
+  /// ``byteRanges(of:options:in:)`` for a prepared query and a rounded
+  /// window, on `threads` threads (tests force several on small texts).
+  package func byteRanges(
+    of query: FoldedQuery, options: SearchOptions, in window: Range<Int>?, threads: Int
+  ) -> [Range<Int>] {
+    if scansInPieces(query, threads: threads) {
+      return scannedInPieces(query, options: options, window: window, threads: threads)
     }
+    return withScanner(options: options, window: window) { $0.matches(of: query) }
   }
 
   /// The ranges of ``text`` of every match of `query` that passes

@@ -81,18 +81,27 @@ extension FoldedText {
     }
   }
 
-  /// The matches of a profile with filters (the collation profiles'
-  /// clusters), searched by one ``MatchScanner`` per piece of the original
-  /// text, `threads` at once.
+  /// The matches that pass `options` and a profile's filters (the
+  /// collation profiles' clusters), inside `window` (the whole text when
+  /// nil), searched by one ``MatchScanner`` per piece of the original text,
+  /// `threads` at once.
   ///
   /// - Precondition: `threads > 1`; the query has no leading mark (its
-  ///   matches are gathered whole, not piece by piece).
-  func scannedInPieces(_ query: FoldedQuery, threads: Int) -> [Range<Int>] {
-    let cuts = withOriginalBytes { Self.cuts($0, pieces: threads, table: table) }
+  ///   matches are gathered whole, not piece by piece); `window` is rounded
+  ///   to scalar boundaries.
+  func scannedInPieces(
+    _ query: FoldedQuery, options: SearchOptions = [], window: Range<Int>? = nil, threads: Int
+  ) -> [Range<Int>] {
+    let span = window ?? 0..<originalByteCount
+    let cuts = withOriginalBytes {
+      Self.cuts(UnsafeBufferPointer(rebasing: $0[span]), pieces: threads, table: table).map {
+        $0 + span.lowerBound
+      }
+    }
     return Self.searchInPieces(cuts: cuts, overlapping: false, resumeAt: \.upperBound) {
       from, below in
       // A scanner per call: its cluster test keeps state of its own.
-      withScanner(options: [], window: nil) { scanner in
+      withScanner(options: options, window: window) { scanner in
         // A window of a resynchronization may end inside a scalar: moved
         // to the scalar's end (no match starts in between), as the map's
         // lookups want a scalar boundary.

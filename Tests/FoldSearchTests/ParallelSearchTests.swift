@@ -55,9 +55,24 @@ struct ParallelSearchTests {
           parallel == sequential,
           "seed \(seed) iteration \(iteration): \(query.debugDescription) on \(threads) threads in \(text.debugDescription)"
         )
+        // With options and inside a window (between scalars): the scanner's
+        // pieces.
+        let options = Self.options.randomElement(using: &rng)!
+        let offsets = text.unicodeScalars.reduce(into: [0]) { $0.append($0.last! + $1.utf8.count) }
+        let a = offsets.randomElement(using: &rng)!
+        let b = offsets.randomElement(using: &rng)!
+        let window: Range<Int>? = Bool.random(using: &rng) ? nil : min(a, b)..<max(a, b)
+        let scanned = folded.byteRanges(of: prepared, options: options, in: window, threads: 1)
+        #expect(
+          folded.byteRanges(of: prepared, options: options, in: window, threads: threads)
+            == scanned,
+          "seed \(seed) iteration \(iteration): \(query.debugDescription), \(options), \(String(describing: window)) on \(threads) threads in \(text.debugDescription)"
+        )
       }
     }
   }
+
+  static let options: [SearchOptions] = [[], .wholeWords, .wordStart, .graphemeAligned]
 
   /// Pieces out of step with the sequential matches for their whole length:
   /// the resynchronization runs to the piece's end, in doubling windows.
