@@ -46,13 +46,14 @@ extension FoldedText {
   func parallelOccurrences(
     of searcher: ByteSearcher, overlapping: Bool, threads: Int, into result: inout [Range<Int>]
   ) {
-    let found = foldedBytes.withUnsafeBufferPointer {
+    result = foldedBytes.withUnsafeBufferPointer {
       Self.parallelOccurrences(
-        of: searcher, in: $0, map: offsetMap, overlapping: overlapping, threads: threads)
+        of: searcher, in: $0, map: offsetMap, overlapping: overlapping, threads: threads,
+        after: result)
     }
-    if result.isEmpty { result = found } else { result.append(contentsOf: found) }
   }
 
+  /// `prefix` followed by the ranges of
   /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
   /// over all of `haystack` (a whole text's folded bytes, or a one-shot
   /// search's rest), searched in `threads` pieces at once.
@@ -62,14 +63,14 @@ extension FoldedText {
   ///   for the call.
   static func parallelOccurrences(
     of searcher: ByteSearcher, in haystack: UnsafeBufferPointer<UInt8>, map: OffsetMap,
-    overlapping: Bool, shift: Int = 0, threads: Int
+    overlapping: Bool, shift: Int = 0, threads: Int, after prefix: [Range<Int>] = []
   ) -> [Range<Int>] {
     let n = haystack.count
     // SAFETY: the folded bytes are only read, and outlive the search.
     nonisolated(unsafe) let bytes = haystack
     return searchInPieces(
       cuts: (0...threads).map { $0 * n / threads }, overlapping: overlapping,
-      resumeAt: { map.foldedOffset(ofOriginal: $0.upperBound - shift) }
+      resumeAt: { map.foldedOffset(ofOriginal: $0.upperBound - shift) }, after: prefix
     ) { from, below in
       var found: [Range<Int>] = []
       map.withView { view in
@@ -112,8 +113,11 @@ extension FoldedText {
     }
   }
 
-  /// The ranges that `search` finds in the pieces between consecutive
-  /// `cuts`, searched at once and stitched into the sequential search's.
+  /// `prefix` followed by the ranges that `search` finds in the pieces
+  /// between consecutive `cuts`, searched at once and stitched into the
+  /// sequential search's (one array built once: appending millions of
+  /// ranges to the caller's array would copy them again, into pages faulted
+  /// in one at a time).
   ///
   /// `search(from, below)` returns the matches that start in
   /// `from..<below`, found as by a search that begins at `from` (leftmost
@@ -122,6 +126,7 @@ extension FoldedText {
   /// search resumes after `match`.
   static func searchInPieces(
     cuts: [Int], overlapping: Bool, resumeAt: (Range<Int>) -> Int,
+    after prefix: [Range<Int>] = [],
     _ search: @Sendable (_ from: Int, _ below: Int) -> [Range<Int>]
   ) -> [Range<Int>] {
     let threads = cuts.count - 1
@@ -149,7 +154,7 @@ extension FoldedText {
       }
       last = plans[k].keep < pieces[k].count ? pieces[k].last : plans[k].before.last ?? last
     }
-    let offsets = plans.indices.reduce(into: [0]) {
+    let offsets = plans.indices.reduce(into: [prefix.count]) {
       $0.append($0.last! + plans[$1].before.count + pieces[$1].count - plans[$1].keep)
     }
     // Copied into place at once, into room advised for huge pages: millions
@@ -160,6 +165,7 @@ extension FoldedText {
       adviseHugePages(
         UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self),
         count: buffer.count * MemoryLayout<Range<Int>>.stride)
+      base.initialize(from: prefix, count: prefix.count)
       nonisolated(unsafe) let destination = base
       let layout = plans
       DispatchQueue.concurrentPerform(iterations: threads) { k in

@@ -648,9 +648,9 @@ extension OneShotSearch {
       folding.folded.withUnsafeBufferPointer { haystack in
         if threads > 1 {
           // Searched on all cores too, as a large FoldedText's search is.
-          result += FoldedText.parallelOccurrences(
+          result = FoldedText.parallelOccurrences(
             of: searcher, in: haystack, map: folding.map, overlapping: false, shift: cut,
-            threads: threads)
+            threads: threads, after: result)
           return
         }
         folding.map.withView { view in
