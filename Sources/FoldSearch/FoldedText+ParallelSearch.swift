@@ -21,9 +21,10 @@ import _FoldSearchBytes
 /// made exact by the resynchronization.)
 ///
 /// The `foundation` profile's search cuts the folded bytes (any byte will
-/// do: a needle's occurrence starts a folded scalar); the collation
-/// profiles' scanner, whose filters read the original text, cuts it where
-/// the parallel fold does, between scalars and outside contractions.
+/// do: a needle's occurrence starts a folded scalar); the scanner that the
+/// collation profiles and ``SearchOptions`` use, whose filters read the
+/// original text, cuts it (or the range searched) where the parallel fold
+/// does, between scalars and outside contractions.
 ///
 /// ## Invariants
 /// - The result equals the sequential search's, range for range.
