@@ -69,9 +69,13 @@ extension FoldedText {
     let n = haystack.count
     // SAFETY: the folded bytes are only read, and outlive the search.
     nonisolated(unsafe) let bytes = haystack
+    // Where the search resumes after a match: its end, in folded bytes.
+    func resume(after match: Range<Int>) -> Int {
+      map.foldedOffset(ofOriginal: match.upperBound - shift)
+    }
     return searchInPieces(
       cuts: (0...threads).map { $0 * n / threads }, overlapping: overlapping,
-      resumeAt: { map.foldedOffset(ofOriginal: $0.upperBound - shift) }, after: prefix
+      resumeAt: resume(after:), after: prefix
     ) { from, below in
       var found: [Range<Int>] = []
       map.withView { view in
