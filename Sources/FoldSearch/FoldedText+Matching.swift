@@ -120,21 +120,16 @@ extension FoldedText {
   /// are source-scalar boundaries to `result`, as original ranges, in
   /// increasing order. With `overlapping` false, the search resumes at each
   /// match's end. With `threads` above one, pieces of the text are searched
-  /// at once (``parallelOccurrences(of:overlapping:threads:into:)``).
+  /// at once (``occurrences(of:in:map:overlapping:shift:threads:into:)``).
   private func foldedCandidates(
     needle: [UInt8], overlapping: Bool, threads: Int, into result: inout [Range<Int>]
   ) {
     guard !needle.isEmpty, needle.count <= foldedBytes.count else { return }
     let searcher = ByteSearcher(needle: needle)
-    if threads > 1 {
-      parallelOccurrences(of: searcher, overlapping: overlapping, threads: threads, into: &result)
-      return
-    }
     foldedBytes.withUnsafeBufferPointer { haystack in
-      offsetMap.withView { view in
-        Self.scalarAlignedOccurrences(
-          of: searcher, in: haystack, map: view, overlapping: overlapping, into: &result)
-      }
+      Self.occurrences(
+        of: searcher, in: haystack, map: offsetMap, overlapping: overlapping, threads: threads,
+        into: &result)
     }
   }
 
@@ -156,13 +151,7 @@ extension FoldedText {
     // No more matches than bytes.
     let expected = min(Double(found) * Double(total) / Double(scanned) * 1.25, Double(total))
     guard expected >= Double(Self.reserveMinimum) else { return }
-    reserveRanges(&result, adding: Int(expected))
-  }
-
-  /// Reserves room in `result` for `count` more ranges and advises the room
-  /// for huge pages (see ``reserveForMatches(_:found:scanned:of:)``).
-  static func reserveRanges(_ result: inout [Range<Int>], adding count: Int) {
-    result.reserveCapacity(result.count + count)
+    result.reserveCapacity(result.count + Int(expected))
     let capacity = result.capacity
     result.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
@@ -178,7 +167,7 @@ extension FoldedText {
   /// `result` to grow as usual (1 MiB of ranges).
   static let reserveMinimum = 1 << 16
 
-  /// The search loop of ``foldedCandidates(needle:overlapping:into:)`` over
+  /// The search loop of ``foldedCandidates(needle:overlapping:threads:into:)`` over
   /// any folded buffer and its map (a whole text's, or a one-shot's rest):
   /// each occurrence of `searcher`'s needle in `haystack` that starts in
   /// `start..<limit` (a piece of a parallel search; the bytes after `limit`

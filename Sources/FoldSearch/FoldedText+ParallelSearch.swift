@@ -38,20 +38,29 @@ import _FoldSearchBytes
 ///   time. Dense matches hold about 2.25× their ranges' memory at the peak
 ///   (each piece's room, a quarter more than it finds, then the copy).
 extension FoldedText {
-  /// The `foundation` search of `searcher`'s needle in `threads` pieces of
-  /// the folded bytes at once, appended to `result`: the ranges of
+  /// The `foundation` search of `searcher`'s needle over all of `haystack`
+  /// (a whole text's folded bytes, or a one-shot search's rest) and its
+  /// `map`, appended to `result` as
   /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
-  /// over the whole text.
+  /// appends it: in `threads` pieces at once when `threads > 1`.
   ///
-  /// - Precondition: `threads > 1`; the needle is non-empty.
-  func parallelOccurrences(
-    of searcher: ByteSearcher, overlapping: Bool, threads: Int, into result: inout [Range<Int>]
+  /// - Precondition: the needle is non-empty; `map` is the finished map of
+  ///   the fold that produced `haystack`.
+  static func occurrences(
+    of searcher: ByteSearcher, in haystack: UnsafeBufferPointer<UInt8>, map: OffsetMap,
+    overlapping: Bool, shift: Int = 0, threads: Int, into result: inout [Range<Int>]
   ) {
-    result = foldedBytes.withUnsafeBufferPointer {
-      Self.parallelOccurrences(
-        of: searcher, in: $0, map: offsetMap, overlapping: overlapping, threads: threads,
-        after: result)
+    guard threads > 1 else {
+      map.withView { view in
+        scalarAlignedOccurrences(
+          of: searcher, in: haystack, map: view, overlapping: overlapping, shift: shift,
+          into: &result)
+      }
+      return
     }
+    result = parallelOccurrences(
+      of: searcher, in: haystack, map: map, overlapping: overlapping, shift: shift,
+      threads: threads, after: result)
   }
 
   /// `prefix` followed by the ranges of

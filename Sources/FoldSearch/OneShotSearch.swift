@@ -646,18 +646,10 @@ extension OneShotSearch {
       let threads = FoldedText.threadCount(
         search.parallelism, bytes: folding.folded.count, threshold: FoldedText.parallelThreshold)
       folding.folded.withUnsafeBufferPointer { haystack in
-        if threads > 1 {
-          // Searched on all cores too, as a large FoldedText's search is.
-          result = FoldedText.parallelOccurrences(
-            of: searcher, in: haystack, map: folding.map, overlapping: false, shift: cut,
-            threads: threads, after: result)
-          return
-        }
-        folding.map.withView { view in
-          FoldedText.scalarAlignedOccurrences(
-            of: searcher, in: haystack, map: view, overlapping: false, shift: cut,
-            into: &result)
-        }
+        // On all cores when large, as a large FoldedText's search is.
+        FoldedText.occurrences(
+          of: searcher, in: haystack, map: folding.map, overlapping: false, shift: cut,
+          threads: threads, into: &result)
       }
     }
   }
