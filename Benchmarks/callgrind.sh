@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per byte for fold (both profiles), search (per needle) and
-# one-shot, counted by callgrind: repeatable on a shared, noisy machine where
-# timings drift.
+# one-shot (and instructions a keystroke of type-ahead), counted by callgrind:
+# repeatable on a shared, noisy machine where timings drift.
 #
 #   Benchmarks/callgrind.sh [FILE...]      (default: the bundled sample)
 #
@@ -25,6 +25,9 @@ fold=$(count fold '*probeFold*' "$@")
 collation=$(count fold-collation '*probeFoldCollation*' "$@")
 search=$(count search '*probeSearch*' "$@")
 oneshot=$(count oneshot '*probeOneShot*' "$@")
+# The demo's type-ahead keystrokes over its own 1 MB passage (not the files).
+typeahead=$(count type-ahead '*probeTypeAhead*' "$@")
+keystrokes=$("$binary" --probe type-ahead "$@" | awk '{print $2}')
 needles=$("$binary" --probe search "$@" | awk '{print $2}')
 printf 'input: %s bytes\n' "$bytes"
 awk -v i="$fold" -v b="$bytes" 'BEGIN { printf "fold:   %.2f instructions/byte\n", i / b }'
@@ -34,3 +37,5 @@ awk -v i="$search" -v b="$bytes" -v n="$needles" \
   'BEGIN { printf "search: %.2f instructions/byte (mean over %d needles)\n", i / b / n, n }'
 awk -v i="$oneshot" -v b="$bytes" -v n="$needles" \
   'BEGIN { printf "one-shot: %.2f instructions/byte (mean over %d needles, foldedByteRanges)\n", i / b / n, n }'
+awk -v i="$typeahead" -v k="$keystrokes" \
+  'BEGIN { printf "type-ahead: %.0f instructions a keystroke (mean over %d, FindSession, 1 MB demo passage)\n", i / k, k }'

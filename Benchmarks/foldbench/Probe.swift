@@ -45,6 +45,12 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     _ = FoldedText("warm up", profile: .collation)  // the table, built once
     let folded = probeFoldCollation(text)
     print("folded \(folded.originalByteCount) bytes (collation)")
+  case "type-ahead":
+    // The demo's keystrokes over its 1 MB passage (the corpus is not used),
+    // after the session's first fold.
+    var session = FindSession(text: typeAheadText)
+    let keystrokes = probeTypeAhead(&session)
+    print("typed \(keystrokes) keystrokes over \(typeAheadText.utf8.count) bytes")
   case "search":
     let folded = FoldedText(text)
     var total = 0
@@ -82,6 +88,12 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
 
 @inline(never) func probeSearchCollation(_ folded: FoldedText, _ query: String) -> Int {
   folded.byteRanges(of: query).count
+}
+
+@inline(never) func probeTypeAhead(_ session: inout FindSession) -> Int {
+  var keystrokes = 0
+  for query in typeAheadQueries { type(query, into: &session) { _ in keystrokes += 1 } }
+  return keystrokes
 }
 
 @inline(never) func probeOneShot(_ text: String, _ query: String) -> Int {

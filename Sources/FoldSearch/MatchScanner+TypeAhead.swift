@@ -7,7 +7,11 @@
 // bytes are compared, and the starts are not mapped again. Choosing the
 // leftmost non-overlapping matches then maps only their ends, with one
 // cursor (the ends increase with the starts), so a keystroke costs one pass
-// over the kept occurrences plus one forward walk of the offset map.
+// over the kept occurrences plus one forward walk of the offset map. Each
+// occurrence also keeps where its start's map entry stops applying
+// (`sameEntryEnd`): an end before that maps by the start's own offset, with
+// no lookup, which is every end of a match without a map entry inside it
+// (all of them in ASCII text, most in prose).
 //
 // Invariant: the occurrences are valid for the map, window and needle they
 // were found with; `FindSession` drops them when an edit or a new search
@@ -17,10 +21,14 @@ import _FoldSearchBytes
 
 extension MatchScanner {
   /// An occurrence of a folded needle whose start is a source-scalar
-  /// boundary: its folded start and the original offset that start maps to.
+  /// boundary: its folded start, the original offset that start maps to,
+  /// and the end of the folded positions that map by the same entry (see
+  /// ``OffsetMap/Cursor/sameEntryEnd``): an end `e` below it maps to
+  /// `original + (e - folded)`.
   struct Occurrence: Equatable {
     var folded: Int
     var original: Int
+    var sameEntryEnd: Int
   }
 
   /// Every occurrence of `needle` in the folded window whose start is a
@@ -45,7 +53,8 @@ extension MatchScanner {
           overflow = true
           return nil
         }
-        found.append(Occurrence(folded: offset, original: original))
+        found.append(
+          Occurrence(folded: offset, original: original, sameEntryEnd: cursor.sameEntryEnd))
         return offset + 1
       }
     }
@@ -88,22 +97,38 @@ extension MatchScanner {
   /// - Complexity: O(*k* + *e*) for *k* occurrences and *e* map entries
   ///   before the last end.
   func matches(at occurrences: [Occurrence], length: Int, into result: inout [Range<Int>]) {
+    // Room for a match per occurrence (most occurrences are matches once
+    // the query has a few letters), written in place and then cut to the
+    // matches: appending one by one checked the storage's uniqueness for
+    // each.
     result.removeAll(keepingCapacity: true)
-    // Most occurrences are matches once the query has a few letters.
-    result.reserveCapacity(occurrences.count)
+    result.append(contentsOf: repeatElement(0..<0, count: occurrences.count))
     var resume = 0
     var cursor = OffsetMap.Cursor()
+    var n = 0
     map.withView { view in
       occurrences.withUnsafeBufferPointer { occurrences in
-        for occurrence in occurrences where occurrence.folded >= resume {
-          guard occurrence.original >= window.lowerBound,
-            let upper = cursor.originalOffset(ofFolded: occurrence.folded &+ length, in: view),
-            let range = finish(occurrence.original, upper)
-          else { continue }
-          result.append(range)
-          resume = occurrence.folded &+ length
+        result.withUnsafeMutableBufferPointer { result in
+          for occurrence in occurrences where occurrence.folded >= resume {
+            guard occurrence.original >= window.lowerBound else { continue }
+            let end = occurrence.folded &+ length
+            // No map entry from the start to the end: the end maps by the
+            // start's offset (the cursor, which lags, walks on at its next
+            // lookup).
+            let mapped =
+              end < occurrence.sameEntryEnd
+              ? occurrence.original &+ length : cursor.originalOffset(ofFolded: end, in: view)
+            guard let upper = mapped, let range = finish(occurrence.original, upper) else {
+              continue
+            }
+            // SAFETY: at most one match per occurrence, within the room made.
+            result.baseAddress.unsafelyUnwrapped[n] = range
+            n &+= 1
+            resume = end
+          }
         }
       }
     }
+    result.removeLast(result.count - n)
   }
 }

@@ -783,6 +783,15 @@ package struct OffsetMap: Sendable {
       return OffsetMap.original(of: position, current)
     }
 
+    /// The end of the folded positions, from the last one looked up on,
+    /// that map by the same entry as it: the original offset of a position
+    /// `p` below this bound is the last lookup's plus `p` minus its position,
+    /// without a lookup (nothing past an atomic entry's own position is
+    /// below it; before the first lookup, nothing is).
+    package var sameEntryEnd: Int {
+      block >= 0 && current.isAtomic ? current.folded : limit
+    }
+
     /// ``originalOffset(ofFolded:in:)`` for a position at or after the last
     /// one looked up, without moving the cursor: for a match's end, when the
     /// next lookup may be for a start before it (the match may be rejected).
