@@ -24,6 +24,8 @@ passes=("$@")
 # The Swift backtracer would race the sanitizers' own reports.
 export SWIFT_BACKTRACE=enable=no
 status=0
+# Headers show the seconds since the script started.
+note() { echo "== [${SECONDS}s] $*"; }
 for pass in "${passes[@]}"; do
   case "$pass" in
     asan)
@@ -45,14 +47,14 @@ for pass in "${passes[@]}"; do
     *) echo "unknown pass $pass (asan or tsan)" >&2; exit 2 ;;
   esac
   scratch="$root/$pass"
-  echo "== $pass: swift build --build-tests ${sanitize[*]} (scratch $scratch)"
+  note "$pass: swift build --build-tests ${sanitize[*]} (scratch $scratch)"
   swift build --build-tests --scratch-path "$scratch" "${sanitize[@]}"
-  echo "== $pass: swift test ${filter[*]}"
+  note "$pass: swift test ${filter[*]}"
   if FOLDSEARCH_SANITIZER=$pass FOLDSEARCH_SLOWDOWN=${FOLDSEARCH_SLOWDOWN:-$slowdown} \
     swift test --skip-build --scratch-path "$scratch" "${sanitize[@]}" "${filter[@]}"; then
-    echo "== $pass: clean"
+    note "$pass: clean"
   else
-    echo "== $pass: FAILED" >&2
+    note "$pass: FAILED" >&2
     status=1
   fi
 done

@@ -165,7 +165,7 @@ package final class FoldTable: Sendable {
       guard let first = Unicode.Scalar(scalars[0]), rule(first) != .ignorable else { continue }
       starters[scalars[0], default: []].append(
         Contraction(
-          rest: Array(scalars.dropFirst()), folded: folded.flatMap { Array(String($0).utf8) },
+          rest: Array(scalars.dropFirst()), folded: UnicodeData.utf8(folded),
           isAtomic: folded.count > 1))
       continuations.formUnion(scalars.dropFirst())
     }
@@ -181,7 +181,7 @@ package final class FoldTable: Sendable {
     var leads: [UInt64] = [0, 0, 0, 0]
     for list in starters.values {
       for contraction in list {
-        let lead = Array(String(Unicode.Scalar(contraction.rest[0])!).utf8)[0]
+        let lead = UnicodeData.utf8([Unicode.Scalar(contraction.rest[0])!])[0]
         leads[Int(lead >> 6)] |= 1 << UInt64(lead & 63)
       }
     }
@@ -229,7 +229,7 @@ package final class FoldTable: Sendable {
         case .scalars(let folded) where folded == [scalar] && !isStarter:
           continue
         case .scalars(let folded):
-          let bytes = folded.flatMap { Array(String($0).utf8) }
+          let bytes = UnicodeData.utf8(folded)
           let offset: Int
           if let known = poolIndex[bytes] {
             offset = known
@@ -360,7 +360,7 @@ package final class FoldTable: Sendable {
       let index = value - 0xAC00
       var jamo = [0x1100 + index / 588, 0x1161 + index % 588 / 28]
       if index % 28 != 0 { jamo.append(0x11A7 + index % 28) }
-      let expected = jamo.flatMap { Array(String(Unicode.Scalar($0)!).utf8) }
+      let expected = UnicodeData.utf8(jamo.map { Unicode.Scalar($0)! })
       return entry.length == expected.count
         && expected.indices.allSatisfy { bytes[entry.offset + $0] == expected[$0] }
     }

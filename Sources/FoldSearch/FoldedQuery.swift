@@ -99,6 +99,6 @@ package struct FoldedQuery: Sendable {
   }()
 
   private static func utf8(_ scalars: [Unicode.Scalar]) -> [UInt8] {
-    scalars.flatMap { Array(String($0).utf8) }
+    UnicodeData.utf8(scalars)
   }
 }

@@ -169,9 +169,13 @@ package struct OneShotSearch {
       for value in range where value >= 0x80 {
         let entry = table.entry(value)
         guard !entry.isIdentity, !entry.isIgnorable else { continue }
-        var seen = Set<UInt32>()
-        let folded = String(decoding: table.bytes(of: entry), as: UTF8.self)
-        for scalar in folded.unicodeScalars where seen.insert(scalar.value).inserted {
+        // A fold is a few scalars: each counted once, without a set.
+        var seen: [UInt32] = []
+        var decoder = UTF8()
+        var bytes = table.bytes(of: entry).makeIterator()
+        while case .scalarValue(let scalar) = decoder.decode(&bytes) {
+          guard !seen.contains(scalar.value) else { continue }
+          seen.append(scalar.value)
           producers[scalar.value, default: []].append(value)
         }
       }

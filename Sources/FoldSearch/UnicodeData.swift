@@ -121,4 +121,12 @@ package enum UnicodeData {
       (0..<Int(count)).map { Unicode.Scalar(raw.load(fromByteOffset: $0 * 4, as: UInt32.self))! }
     }
   }
+
+  /// The UTF-8 of `scalars`, encoded directly (tables of thousands of folds
+  /// are built at startup: a `String` per scalar made that measurably slower).
+  package static func utf8(_ scalars: some Sequence<Unicode.Scalar>) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
+    return bytes
+  }
 }
