@@ -71,8 +71,14 @@ package enum CollationFold {
   /// Whether ICU gives `scalar` an implicit, unique primary (never shared, so
   /// it folds to itself): unassigned and private-use code points, surrogates.
   private static func skipsEvaluation(_ value: UInt32) -> Bool {
-    guard let scalar = Unicode.Scalar(value) else { return true }
-    return !UnicodeData.isAssigned(scalar) || UnicodeData.isPrivateUse(scalar)
+    // One category lookup (surrogates are not scalars).
+    switch fsicu_general_category(value) {
+    case Int32(FSICU_CATEGORY_UNASSIGNED), Int32(FSICU_CATEGORY_PRIVATE_USE),
+      Int32(FSICU_CATEGORY_SURROGATE):
+      return true
+    default:
+      return value > 0x10FFFF
+    }
   }
 
   /// The primary weights of the scalars ICU evaluates, in ascending order
@@ -114,8 +120,12 @@ package enum CollationFold {
     var first: UInt32 = 0
     while first <= 0x10FFFF {
       let last = min(first + blockSize - 1, 0x10FFFF)
-      // Skip blocks with nothing to evaluate (unassigned planes, private use).
-      if !(first...last).contains(where: { !skipsEvaluation($0) }) {
+      // Skip blocks with nothing to evaluate (unassigned planes, private
+      // use). A plain loop: `contains(where:)` over the range was a
+      // noticeable part of the build in debug and sanitizer builds.
+      var value = first
+      while value <= last && skipsEvaluation(value) { value += 1 }
+      if value > last {
         first = last + 1
         continue
       }
@@ -152,6 +162,12 @@ package enum CollationFold {
     Array(0xFDD0...0xFDEF)
     + (0...16).flatMap { [UInt32($0) << 16 | 0xFFFE, UInt32($0) << 16 | 0xFFFF] }
 
+  /// Whether `value` is one of ``syntheticSpellings`` (a noncharacter),
+  /// without searching the list.
+  private static func isSynthetic(_ value: UInt32) -> Bool {
+    (0xFDD0...0xFDEF).contains(value) || (value & 0xFFFE == 0xFFFE && value <= 0x10FFFF)
+  }
+
   /// Whether `scalar` is a letter or a number (general category L* or N*):
   /// a representative of ordinary text, where a symbol of the same primary
   /// (a CJK radical such as ⺝ for 月) is not.
@@ -183,7 +199,7 @@ package enum CollationFold {
     for k in primaries.values.indices {
       let weights = primaries[k]
       let value = primaries.values[k]
-      guard weights.count == 1, !syntheticSpellings.contains(value) else { continue }
+      guard weights.count == 1, !isSynthetic(value) else { continue }
       let weight = weights.first!
       if let current = representative[weight], rank(current) <= rank(value) { continue }
       representative[weight] = value
@@ -222,7 +238,7 @@ package enum CollationFold {
     var contractionFolds: [[UInt32]: [Unicode.Scalar]] = [:]
     for unit in contractions(locale: locale) where unit.count >= 2 {
       let values = unit.map(\.value)
-      guard !syntheticSpellings.contains(values[0]) else { continue }
+      guard !isSynthetic(values[0]) else { continue }
       let weights = Self.primaries(of: String(String.UnicodeScalarView(unit)), locale: locale)
       let separately = values.flatMap {
         primaries.weights(of: $0).map(Array.init)

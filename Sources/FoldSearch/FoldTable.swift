@@ -354,16 +354,28 @@ package final class FoldTable: Sendable {
     }
     self.maxExpansion = maxExpansion
     let (table1, table2, bytes) = (self.stage1, self.stage2, self.pool)
-    self.hangulIsArithmetic = (UInt32(0xAC00)...0xD7A3).allSatisfy { value in
-      let entry = Entry(rawValue: table2[Int(table1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
-      guard entry.isAtomic, !entry.isContractionStarter, !entry.isIgnorable else { return false }
-      let index = value - 0xAC00
-      var jamo = [0x1100 + index / 588, 0x1161 + index % 588 / 28]
-      if index % 28 != 0 { jamo.append(0x11A7 + index % 28) }
-      let expected = UnicodeData.utf8(jamo.map { Unicode.Scalar($0)! })
-      return entry.length == expected.count
-        && expected.indices.allSatisfy { bytes[entry.offset + $0] == expected[$0] }
+    // Checked byte by byte without building the jamo (11,172 syllables at
+    // every process's start): each conjoining jamo is three UTF-8 bytes,
+    // E1 then two continuation bytes.
+    func isJamo(_ jamo: UInt32, at offset: Int) -> Bool {
+      bytes[offset] == 0xE1 && bytes[offset + 1] == UInt8(0x80 | (jamo >> 6) & 0x3F)
+        && bytes[offset + 2] == UInt8(0x80 | jamo & 0x3F)
     }
+    var arithmetic = true
+    var value: UInt32 = 0xAC00
+    while arithmetic && value <= 0xD7A3 {
+      let entry = Entry(rawValue: table2[Int(table1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
+      let index = value - 0xAC00
+      let trailing = index % 28
+      arithmetic =
+        entry.isAtomic && !entry.isContractionStarter && !entry.isIgnorable
+        && entry.length == (trailing == 0 ? 6 : 9)
+        && isJamo(0x1100 + index / 588, at: entry.offset)
+        && isJamo(0x1161 + index % 588 / 28, at: entry.offset + 3)
+        && (trailing == 0 || isJamo(0x11A7 + trailing, at: entry.offset + 6))
+      value += 1
+    }
+    self.hangulIsArithmetic = arithmetic
   }
 
   /// The packed fold of a two-byte scalar: bits 0–31 hold up to four folded
