@@ -9,7 +9,7 @@
 // cursor (the ends increase with the starts), so a keystroke costs one pass
 // over the kept occurrences plus one forward walk of the offset map. Each
 // occurrence also keeps where its start's map entry stops applying
-// (`sameEntryEnd`): an end before that maps by the start's own offset, with
+// (`sameEntryReach`): an end before that maps by the start's own offset, with
 // no lookup, which is every end of a match without a map entry inside it
 // (all of them in ASCII text, most in prose).
 //
@@ -22,13 +22,26 @@ import _FoldSearchBytes
 extension MatchScanner {
   /// An occurrence of a folded needle whose start is a source-scalar
   /// boundary: its folded start, the original offset that start maps to,
-  /// and the end of the folded positions that map by the same entry (see
-  /// ``OffsetMap/Cursor/sameEntryEnd``): an end `e` below it maps to
-  /// `original + (e - folded)`.
+  /// and how far the folded positions that map by the same entry reach (see
+  /// ``OffsetMap/Cursor/sameEntryEnd``): an end `e` below
+  /// `folded + sameEntryReach` maps to `original + (e - folded)`.
+  ///
+  /// Sixteen bytes, as without the reach (type-ahead keeps an array of these
+  /// per prefix typed): the original offset takes 48 bits (texts are far
+  /// below 256 TiB) and the reach, capped at 65,535, the other 16.
   struct Occurrence: Equatable {
     var folded: Int
-    var original: Int
-    var sameEntryEnd: Int
+    private var packed: UInt64
+
+    init(folded: Int, original: Int, sameEntryEnd: Int) {
+      precondition(original >= 0 && original < 1 << 48, "original offset beyond 2^48")
+      self.folded = folded
+      let reach = UInt64(min(max(sameEntryEnd - folded, 0), 0xFFFF))
+      packed = UInt64(original) | reach << 48
+    }
+
+    var original: Int { Int(truncatingIfNeeded: packed & 0xFFFF_FFFF_FFFF) }
+    var sameEntryReach: Int { Int(truncatingIfNeeded: packed >> 48) }
   }
 
   /// Every occurrence of `needle` in the folded window whose start is a
@@ -116,7 +129,7 @@ extension MatchScanner {
             // start's offset (the cursor, which lags, walks on at its next
             // lookup).
             let mapped =
-              end < occurrence.sameEntryEnd
+              length < occurrence.sameEntryReach
               ? occurrence.original &+ length : cursor.originalOffset(ofFolded: end, in: view)
             guard let upper = mapped, let range = finish(occurrence.original, upper) else {
               continue
