@@ -42,7 +42,7 @@ import _FoldSearchCShim
 /// A locale's table is built on first use and cached for the life of the
 /// process; the cache is guarded by a mutex and a built table is immutable.
 /// The build takes about 0.1 s in a release build (`foldgrep --profile
-/// collation` starts in about 0.13 s, against 0.04 s with the `foundation`
+/// collation` starts in about 0.11 s, against 0.03 s with the `foundation`
 /// profile), a tenth of it in ICU: the rest is ranking and spelling 150,000
 /// scalars' weights, kept in flat arrays for that reason.
 package enum CollationFold {
