@@ -217,6 +217,11 @@ struct FindSessionTests {
         #expect(
           session.matchByteRanges == expected,
           "\(session.text.unicodeScalars.map { $0.value }) q=\(session.query)")
+        // Stop at the first failure: further edits on a broken session only
+        // grow the text, and the framework's diff of large arrays then takes
+        // minutes (a planted bug in the type-ahead's end mapping made this
+        // test run for over ten).
+        if storage.folded != fresh.folded || session.matchByteRanges != expected { return }
       }
       if g.int(0..<4) == 0 {
         session.replaceAll(with: randomText(&g, pieces: 2))
@@ -261,7 +266,10 @@ struct FindSessionTests {
       #expect(session.lastSearch == .incremental)
     }
     #expect(session.matchCount >= before - 5)
-    #expect(session.matchByteRanges == FoldedText(session.text).byteRanges(of: "cafe"))
+    // Hundreds of thousands of ranges: compared without the framework's diff.
+    let difference = rangeDifference(
+      session.matchByteRanges, FoldedText(session.text).byteRanges(of: "cafe"))
+    #expect(difference == nil, "\(difference ?? "")")
     let ratio = refold / edit
     print(
       "10 MB: refold \(refold) s, one-character edit \(edit) s (thread CPU time), "

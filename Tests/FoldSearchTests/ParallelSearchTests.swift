@@ -22,16 +22,6 @@ struct ParallelSearchTests {
     "cafe a", "\u{301}a", "\u{301}", "한", "ffi", "a s", "o", "ae", "и", "й", "ก", "เก",
   ]
 
-  /// Nil when `a == b`, else where they first differ (large results are
-  /// not printed whole).
-  static func difference(_ a: [Range<Int>], _ b: [Range<Int>]) -> String? {
-    guard a != b else { return nil }
-    let k =
-      zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
-    return "\(a.count) vs \(b.count) ranges, first difference at \(k): "
-      + "\(k < a.count ? "\(a[k])" : "none") vs \(k < b.count ? "\(b[k])" : "none")"
-  }
-
   @Test(
     arguments: [
       (1, FoldProfile.foundation), (2, .foundation), (3, .foundation), (4, .foundation),
@@ -89,7 +79,7 @@ struct ParallelSearchTests {
     let sequential = folded.byteRanges(of: prepared, threads: 1)
     #expect(sequential.count > 0)
     for threads in [2, 3, 7] {
-      let difference = Self.difference(
+      let difference = rangeDifference(
         folded.byteRanges(of: prepared, threads: threads), sequential)
       #expect(difference == nil, "\(threads) threads: \(difference ?? "")")
     }
@@ -120,7 +110,7 @@ struct ParallelSearchTests {
         statistics.wholeFoldFrom.map {
           $0 > 0 && text.utf8.count - $0 >= FoldedText.parallelThreshold
         } == true, "\(query.debugDescription): \(statistics)")
-      let difference = Self.difference(ranges, whole.byteRanges(of: query))
+      let difference = rangeDifference(ranges, whole.byteRanges(of: query))
       #expect(difference == nil, "\(query.debugDescription): \(difference ?? "")")
     }
   }
@@ -137,7 +127,7 @@ struct ParallelSearchTests {
     for query in ["cafe", "e", "ss", "한국", "\u{301}e", "fin e"] {
       let expected = sequential.byteRanges(of: query)
       #expect(expected.count > 0, "\(query.debugDescription)")
-      let difference = Self.difference(folded.byteRanges(of: query), expected)
+      let difference = rangeDifference(folded.byteRanges(of: query), expected)
       #expect(difference == nil, "\(query.debugDescription): \(difference ?? "")")
     }
     let collation = FoldedText(text, profile: .collation, parallelism: .threads(2))
@@ -145,7 +135,7 @@ struct ParallelSearchTests {
     for query in ["cafe", "naive", "fin"] {
       let expected = collation.searched(with: .sequential).byteRanges(of: query)
       #expect(expected.count > 0, "\(query.debugDescription)")
-      let difference = Self.difference(collation.byteRanges(of: query), expected)
+      let difference = rangeDifference(collation.byteRanges(of: query), expected)
       #expect(difference == nil, "\(query.debugDescription): \(difference ?? "")")
     }
   }
