@@ -51,7 +51,8 @@ package struct FoldedQuery: Sendable {
     if table === FoldTable.shared, let lead = Self.leadingMark(of: body.unicodeScalars) {
       let key = Self.markKey(lead)
       leadingMark = LeadingMark(
-        key: Self.utf8(key), ignorableSpellings: Self.ignorablesByKey[key] ?? [Self.utf8([lead])])
+        key: UnicodeData.utf8(key),
+        ignorableSpellings: Self.ignorablesByKey[key] ?? [UnicodeData.utf8([lead])])
       // The rest of the leading run is ignorable: folding drops it.
       body = Substring(body.unicodeScalars.dropFirst())
     } else {
@@ -92,13 +93,9 @@ package struct FoldedQuery: Sendable {
     for range in UnicodeData.foldCandidateRanges() {
       for value in range {
         guard let scalar = Unicode.Scalar(value), UnicodeData.isIgnorable(scalar) else { continue }
-        groups[markKey(scalar), default: []].append(utf8([scalar]))
+        groups[markKey(scalar), default: []].append(UnicodeData.utf8([scalar]))
       }
     }
     return groups
   }()
-
-  private static func utf8(_ scalars: [Unicode.Scalar]) -> [UInt8] {
-    UnicodeData.utf8(scalars)
-  }
 }
