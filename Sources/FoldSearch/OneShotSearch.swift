@@ -94,8 +94,14 @@ package struct OneShotSearch {
   package static let minimumLength = 64 << 10
 
   /// For each ASCII byte, the non-ASCII scalars of the `foundation` fold
-  /// table whose fold contains it, ascending. Built once, on first use.
-  static let asciiProducers: [[UInt32]] = (0..<128).map { foldProducers[UInt32($0)] ?? [] }
+  /// table whose fold contains it, ascending. Built once, on first use,
+  /// without ``foldProducers`` (which every query with an ASCII anchor
+  /// would otherwise build at its process's start: two thirds of it for the
+  /// 11,172 Hangul syllables, whose folds hold no ASCII).
+  static let asciiProducers: [[UInt32]] = {
+    let producers = Self.producerLists(asciiOnly: true)
+    return (0..<128).map { producers[UInt32($0)] ?? [] }
+  }()
 
   /// Prepares the search of `query`; nil when the query starts with a mark
   /// (matched from both buffers, see ``FoldedQuery/LeadingMark``) or the
@@ -162,26 +168,32 @@ package struct OneShotSearch {
   /// For each scalar, the scalars of the `foundation` fold table (not
   /// folding to themselves, not ignorable) whose fold contains it,
   /// ascending. Built once, on first use.
-  static let foldProducers: [UInt32: [UInt32]] = {
+  static let foldProducers: [UInt32: [UInt32]] = producerLists(asciiOnly: false)
+
+  /// ``foldProducers``, or with `asciiOnly` its lists for ASCII scalars
+  /// alone (the folds without an ASCII byte skipped undecoded).
+  private static func producerLists(asciiOnly: Bool) -> [UInt32: [UInt32]] {
     var producers: [UInt32: [UInt32]] = [:]
     let table = FoldTable.shared
     for range in UnicodeData.foldCandidateRanges() {
       for value in range where value >= 0x80 {
         let entry = table.entry(value)
         guard !entry.isIdentity, !entry.isIgnorable else { continue }
+        let folded = table.bytes(of: entry)
+        if asciiOnly && !folded.contains(where: { $0 < 0x80 }) { continue }
         // A fold is a few scalars: each counted once, without a set.
         var seen: [UInt32] = []
         var decoder = UTF8()
-        var bytes = table.bytes(of: entry).makeIterator()
+        var bytes = folded.makeIterator()
         while case .scalarValue(let scalar) = decoder.decode(&bytes) {
-          guard !seen.contains(scalar.value) else { continue }
+          guard !asciiOnly || scalar.value < 0x80, !seen.contains(scalar.value) else { continue }
           seen.append(scalar.value)
           producers[scalar.value, default: []].append(value)
         }
       }
     }
     return producers.mapValues { $0.sorted() }
-  }()
+  }
 
   /// The kernel's byte sets over 0x80...0xFF (bit b − 0x80) of the first
   /// and second UTF-8 bytes of `scalars` (all non-ASCII).

@@ -70,6 +70,10 @@ struct FoldRuleTests {
     #expect(FoldRule.fold(row.scalar) == row.folded)
   }
 
+  /// Every scalar's entry in the shared table is the rule's fold, flags
+  /// included; this also vouches for the table's Hangul syllables, which
+  /// it writes arithmetically without asking the rule
+  /// (``FoldTable/init(rule:candidates:impliedOptions:contractions:syllablesFoldToJamo:)``).
   @Test func tableAgreesWithRuleForEveryScalar() {
     let table = FoldTable.shared
     var mismatches: [String] = []
