@@ -66,7 +66,7 @@ package final class FoldTable: Sendable {
 
   /// The table of the default (`foundation`) profile: ``FoldRule``.
   package static let shared = FoldTable(
-    rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges(),
+    rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges,
     syllablesFoldToJamo: true)
 
   // SAFETY: the buffers are allocated in `init`, fully written before

@@ -90,7 +90,7 @@ package struct FoldedQuery: Sendable {
   /// of a query that starts with a mark.
   static let ignorablesByKey: [[Unicode.Scalar]: [[UInt8]]] = {
     var groups: [[Unicode.Scalar]: [[UInt8]]] = [:]
-    for range in UnicodeData.foldCandidateRanges() {
+    for range in UnicodeData.foldCandidateRanges {
       for value in range {
         guard let scalar = Unicode.Scalar(value), UnicodeData.isIgnorable(scalar) else { continue }
         groups[markKey(scalar), default: []].append(UnicodeData.utf8([scalar]))

@@ -175,7 +175,7 @@ package struct OneShotSearch {
   private static func producerLists(asciiOnly: Bool) -> [UInt32: [UInt32]] {
     var producers: [UInt32: [UInt32]] = [:]
     let table = FoldTable.shared
-    for range in UnicodeData.foldCandidateRanges() {
+    for range in UnicodeData.foldCandidateRanges {
       for value in range where value >= 0x80 {
         let entry = table.entry(value)
         guard !entry.isIdentity, !entry.isIgnorable else { continue }

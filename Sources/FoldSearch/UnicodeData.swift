@@ -91,8 +91,13 @@ package enum UnicodeData {
 
   /// Every scalar whose fold may differ from itself (ignorable, changes when
   /// case folded, or canonically decomposable), as closed ranges; all other
-  /// scalars fold to themselves. Computed by ICU from its property data.
-  package static func foldCandidateRanges() -> [ClosedRange<UInt32>] {
+  /// scalars fold to themselves. Computed by ICU from its property data once,
+  /// on first use (ICU parses a set pattern for it: about a sixth of the
+  /// default table's construction, which the one-shot search's producer
+  /// tables and the leading-mark table asked for again).
+  package static let foldCandidateRanges: [ClosedRange<UInt32>] = computeFoldCandidateRanges()
+
+  private static func computeFoldCandidateRanges() -> [ClosedRange<UInt32>] {
     var capacity: Int32 = 4096
     while true {
       var buffer = [UInt32](repeating: 0, count: Int(capacity) * 2)
