@@ -16,6 +16,8 @@ let package = Package(
   name: "FoldSearch",
   products: [
     .library(name: "FoldSearch", targets: ["FoldSearch"]),
+    // AttributedString highlighting: the only part that needs Foundation.
+    .library(name: "FoldSearchFoundation", targets: ["FoldSearchFoundation"]),
     .library(name: "FoldSearchReference", targets: ["FoldSearchReference"]),
     .executable(name: "foldgrep", targets: ["foldgrep"]),
     .executable(name: "foldfuzz", targets: ["foldfuzz"]),
@@ -37,6 +39,10 @@ let package = Package(
     .target(
       name: "FoldSearch",
       dependencies: ["_FoldSearchCShim", "_FoldSearchBytes", "_FoldSearchSIMD"]
+    ),
+    .target(
+      name: "FoldSearchFoundation",
+      dependencies: ["FoldSearch"]
     ),
     .target(
       name: "FoldSearchReference",
@@ -61,7 +67,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "foldsearch-demo",
-      dependencies: ["FoldSearch"]
+      dependencies: ["FoldSearch", "FoldSearchFoundation"]
     ),
     // libFuzzer targets: build with
     //   swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product NAME
@@ -78,7 +84,9 @@ let package = Package(
     ),
     .testTarget(
       name: "FoldSearchAppTests",
-      dependencies: ["FoldSearch", "foldsearch-demo", "_FoldSearchTestSupport"]
+      dependencies: [
+        "FoldSearch", "FoldSearchFoundation", "foldsearch-demo", "_FoldSearchTestSupport",
+      ]
     ),
     .testTarget(
       name: "ReliabilityTests",

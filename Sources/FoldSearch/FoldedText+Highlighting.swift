@@ -1,24 +1,7 @@
-import Foundation
-
-/// Portable renderings of a text with its matches highlighted.
+/// Portable renderings of a text with its matches highlighted: for a
+/// terminal and as HTML. (An `AttributedString` rendering, which needs
+/// Foundation, is in the `FoldSearchFoundation` module.)
 extension FoldedText {
-  /// The text as an `AttributedString` whose match runs carry
-  /// ``SearchMatchAttribute`` (the match index); other runs have no
-  /// attributes.
-  ///
-  /// ```swift
-  /// let text = FoldedText("El café y el CAFE")
-  /// let styled = text.attributedString(highlighting: "cafe")
-  /// styled.runs.compactMap(\.searchMatch)  // [0, 1]
-  /// ```
-  ///
-  /// - Complexity: O(n + k) for a text of n bytes and k matches.
-  public func attributedString(highlighting query: String, options: SearchOptions = [])
-    -> AttributedString
-  {
-    Self.attributedString(text, highlighting: matches(of: query, options: options))
-  }
-
   /// The text with each match wrapped in ANSI terminal escapes (by default
   /// reverse video, which reads on any colour scheme).
   ///
@@ -47,24 +30,6 @@ extension FoldedText {
   }
 
   // MARK: Shared by FoldedText and FindSession
-
-  static func attributedString(_ text: String, highlighting ranges: [Range<String.Index>])
-    -> AttributedString
-  {
-    var result = AttributedString()
-    var cursor = text.startIndex
-    for (index, range) in ranges.enumerated() {
-      if cursor < range.lowerBound {
-        result.append(AttributedString(String(text[cursor..<range.lowerBound])))
-      }
-      var match = AttributedString(String(text[range]))
-      match[SearchMatchAttribute.self] = index
-      result.append(match)
-      cursor = range.upperBound
-    }
-    if cursor < text.endIndex { result.append(AttributedString(String(text[cursor...]))) }
-    return result
-  }
 
   static func ansiString(
     _ text: String, highlighting ranges: [Range<String.Index>], style: ANSIHighlightStyle,
@@ -146,19 +111,6 @@ public struct ANSIHighlightStyle: Sendable, Hashable {
 }
 
 extension FindSession {
-  /// The text with every match carrying ``SearchMatchAttribute``.
-  ///
-  /// ```swift
-  /// var session = FindSession(text: "café, CAFE")
-  /// session.query = "cafe"
-  /// session.attributedString().runs.compactMap(\.searchMatch)  // [0, 1]
-  /// ```
-  ///
-  /// - Complexity: O(n + k).
-  public func attributedString() -> AttributedString {
-    FoldedText.attributedString(text, highlighting: matches)
-  }
-
   /// The text with matches in `style` and the current match in
   /// `currentStyle`, for a terminal.
   ///
@@ -193,7 +145,7 @@ extension FindSession {
     var result = ""
     var rest = Substring(html)
     var seen = 0
-    while let found = rest.range(of: "<mark>") {
+    while let found = rest.firstRange(of: "<mark>") {
       result += rest[..<found.lowerBound]
       result += seen == current ? "<mark class=\"current\">" : "<mark>"
       seen += 1

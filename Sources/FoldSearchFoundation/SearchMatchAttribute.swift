@@ -1,3 +1,4 @@
+import FoldSearch
 import Foundation
 
 /// The attribute that marks a search match in an `AttributedString`: its

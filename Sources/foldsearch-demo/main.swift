@@ -10,6 +10,7 @@
 // every keystroke refines the previous matches (type-ahead).
 
 import FoldSearch
+import FoldSearchFoundation
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FoldSearch
+import FoldSearchFoundation
 
 @Suite("Highlighting and demo")
 struct HighlightingTests {

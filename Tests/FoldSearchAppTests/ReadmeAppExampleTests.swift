@@ -1,4 +1,5 @@
 import FoldSearch
+import FoldSearchFoundation
 import Testing
 
 /// The README's app example, as written.
