@@ -1,8 +1,8 @@
+import FoldSearchFoundation
 import Foundation
 import Testing
 
 @testable import FoldSearch
-import FoldSearchFoundation
 
 @Suite("Highlighting and demo")
 struct HighlightingTests {
