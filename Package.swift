@@ -9,6 +9,8 @@
 //   _FoldSearchSIMD     C vector kernels (SSE2/AVX2, runtime dispatch), no ICU
 //   _FoldSearchBytes    byte search (Horspool, Two-Way, SIMD prefilter)
 //   FoldSearch          the public API: fold tables, FoldedText, matching
+//   FoldSearchFoundation  AttributedString highlighting (the only part that
+//                       needs Foundation: foldgrep loads neither it nor its ICU)
 //   FoldSearchReference the Foundation oracle and the disagreement comparator
 import PackageDescription
 
@@ -67,7 +69,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "foldsearch-demo",
-      dependencies: ["FoldSearch", "FoldSearchFoundation"]
+      dependencies: ["FoldSearch"]
     ),
     // libFuzzer targets: build with
     //   swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product NAME

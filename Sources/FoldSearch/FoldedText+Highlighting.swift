@@ -50,25 +50,32 @@ extension FoldedText {
     return result
   }
 
-  static func htmlString(_ text: String, highlighting ranges: [Range<String.Index>]) -> String {
+  /// `text` as HTML with each of `ranges` in `<mark>`, the one at index
+  /// `current` as `<mark class="current">`.
+  static func htmlString(
+    _ text: String, highlighting ranges: [Range<String.Index>], current: Int? = nil
+  ) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count + ranges.count * 13)
+    // Scalar by scalar: a character may join a `<`, `>` or `"` to a mark
+    // after it or to a prepended mark before it ("\u{600}<" is one
+    // character), which a character-wise `switch` let through unescaped.
     func escape(_ part: Substring) {
-      for character in part {
-        switch character {
+      for scalar in part.unicodeScalars {
+        switch scalar {
         case "&": result += "&amp;"
         case "<": result += "&lt;"
         case ">": result += "&gt;"
         case "\"": result += "&quot;"
         case "'": result += "&#39;"
-        default: result.append(character)
+        default: result.unicodeScalars.append(scalar)
         }
       }
     }
     var cursor = text.startIndex
-    for range in ranges {
+    for (index, range) in ranges.enumerated() {
       escape(text[cursor..<range.lowerBound])
-      result += "<mark>"
+      result += index == current ? "<mark class=\"current\">" : "<mark>"
       escape(text[range])
       result += "</mark>"
       cursor = range.upperBound
@@ -139,19 +146,7 @@ extension FindSession {
   ///
   /// - Complexity: O(n + k).
   public func htmlString() -> String {
-    let html = FoldedText.htmlString(text, highlighting: matches)
-    guard let current = currentIndex else { return html }
-    // Mark the current match: the (current + 1)-th "<mark>".
-    var result = ""
-    var rest = Substring(html)
-    var seen = 0
-    while let found = rest.firstRange(of: "<mark>") {
-      result += rest[..<found.lowerBound]
-      result += seen == current ? "<mark class=\"current\">" : "<mark>"
-      seen += 1
-      rest = rest[found.upperBound...]
-    }
-    result += rest
-    return result
+    FoldedText.htmlString(text, highlighting: matches, current: currentIndex)
   }
+
 }

@@ -1,12 +1,13 @@
-import FoldSearch
+@_exported import FoldSearch
 import Foundation
 
 /// Matches as `AttributedString` runs, for SwiftUI and other Foundation
-/// clients.
+/// clients. Importing this module imports `FoldSearch` too.
 ///
 /// These live apart from `FoldSearch`, which needs nothing from Foundation:
 /// a program that does not import this module (`foldgrep`) loads neither
-/// Foundation nor the ICU it brings, which made its start 1.6× slower.
+/// Foundation nor the ICU it brings, which made its start 1.6× slower (18.1
+/// against 11.5 ms on a small file, side by side).
 extension FoldedText {
   /// The text as an `AttributedString` whose match runs carry
   /// ``SearchMatchAttribute`` (the match index); other runs have no

@@ -10,7 +10,6 @@
 // every keystroke refines the previous matches (type-ahead).
 
 import FoldSearch
-import FoldSearchFoundation
 
 #if canImport(Glibc)
   import Glibc

@@ -30,6 +30,22 @@ struct HighlightingTests {
     #expect(session.ansiString().contains("\u{1B}[1;30;43mcafé\u{1B}[0m"))
   }
 
+  /// Found in review: a character may join a `<`, `>` or `"` to a mark
+  /// after it or to a prepended mark before it, which a character-wise
+  /// escape let through unescaped, and which hid a `<mark>` from the
+  /// session's search for its current one (a later match was marked).
+  @Test func htmlEscapesEveryScalar() {
+    #expect(
+      FoldedText("\u{600}< >\u{301} \"\u{301} x").htmlString(highlighting: "x")
+        == "\u{600}&lt; &gt;\u{301} &quot;\u{301} <mark>x</mark>")
+    var session = FindSession(text: "\u{600}1 1")
+    session.query = "1"
+    #expect(session.htmlString() == "\u{600}<mark class=\"current\">1</mark> <mark>1</mark>")
+    #expect(
+      session.ansiString(style: .reverse) == "\u{600}\u{1B}[1;30;43m1\u{1B}[0m \u{1B}[7m1\u{1B}[27m"
+    )
+  }
+
   static let demoOutput =
     "Search: cafe\nEl \u{1B}[7mcafé\u{1B}[27m de la mañana sabe mejor. Un \u{1B}[7mCAFE\u{1B}[27m largo, una \u{1B}[7mcafe\u{1B}[27mtería pequeña y un niño que pide más \u{1B}[7mcafé\u{1B}[27m. Mañana volverá el NIÑO a la misma \u{1B}[7mcafe\u{1B}[27mteria.\n5 found\n"
 
