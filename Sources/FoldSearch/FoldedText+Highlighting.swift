@@ -148,5 +148,4 @@ extension FindSession {
   public func htmlString() -> String {
     FoldedText.htmlString(text, highlighting: matches, current: currentIndex)
   }
-
 }

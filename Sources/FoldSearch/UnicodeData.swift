@@ -92,7 +92,7 @@ package enum UnicodeData {
   /// Every scalar whose fold may differ from itself (ignorable, changes when
   /// case folded, or canonically decomposable), as closed ranges; all other
   /// scalars fold to themselves. Computed by ICU from its property data once,
-  /// on first use (ICU parses a set pattern for it: about a sixth of the
+  /// on first use (ICU parses a set pattern for it: about a quarter of the
   /// default table's construction, which the one-shot search's producer
   /// tables and the leading-mark table asked for again).
   package static let foldCandidateRanges: [ClosedRange<UInt32>] = computeFoldCandidateRanges()
