@@ -264,7 +264,9 @@ package enum CollationFold {
     let captured = folds
     let table = FoldTable(
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
-      impliedOptions: [._graphemeStart, ._clusterEnd], contractions: contractionFolds)
+      impliedOptions: normalizes(locale: locale)
+        ? [._graphemeStart, ._clusterEnd, ._normalizedSegments] : [._graphemeStart, ._clusterEnd],
+      contractions: contractionFolds)
     return Folds(folds: folds, table: table)
   }
 
@@ -284,6 +286,15 @@ package enum CollationFold {
   /// (false for Turkish and Azerbaijani, whose I ≡ ı).
   package static func isSupported(locale: String) -> Bool {
     locale.withCString({ fsicu_collation_valid_locale($0) }) >= 0
+  }
+
+  /// Whether `locale`'s collator normalizes the text segments that fail
+  /// ICU's FCD check (`[normalization on]` in its tailoring: 29 of ICU 72's
+  /// 139 collation locales, Greek, Hindi, Thai and Vietnamese among them),
+  /// which changes where `usearch` can put a match's ends
+  /// (``SearchOptions/_normalizedSegments``).
+  package static func normalizes(locale: String) -> Bool {
+    locale.withCString({ fsicu_collation_normalizes($0) }) == 1
   }
 
   /// The contractions of `locale`'s collator: sequences of two or more

@@ -60,9 +60,12 @@ package struct FoldedQuery: Sendable {
     }
     var utf8 = String(body)
     if table !== FoldTable.shared {
-      utf8 = String(
-        String.UnicodeScalarView(Self.joiningContractions(Array(body.unicodeScalars), table: table))
-      )
+      // A collator that normalizes reads the query's marks in canonical
+      // order where they are not (and so finds its contractions).
+      let scalars =
+        table.impliedOptions.contains(._normalizedSegments)
+        ? UnicodeData.fcdNormalized(Array(body.unicodeScalars)) : Array(body.unicodeScalars)
+      utf8 = String(String.UnicodeScalarView(Self.joiningContractions(scalars, table: table)))
     }
     utf8.makeContiguousUTF8()
     folded = utf8.utf8.withContiguousStorageIfAvailable {

@@ -176,20 +176,36 @@ struct MatchScanner {
     var upper = min(upper, window.upperBound)
     // No filters (the common case): nothing else to decide.
     if options.isEmpty { return lower < upper ? lower..<upper : nil }
+    var lower = lower
+    var spans = false
+    var knownContentEnd: Int? = nil
+    if options.contains(._normalizedSegments), let table {
+      // A collator that normalizes: ends moved to, or rejected by, the
+      // text segments it normalizes (MatchScanner+NormalizedSegments).
+      guard let bounds = normalizedBounds(lower, upper, table: table) else { return nil }
+      (lower, upper, spans, knownContentEnd) = bounds
+    }
     if options.contains(._clusterEnd) && !endsWhereItIs(lower, upper) {
-      guard let end = clusterEnd(lower, upper) else { return nil }
+      guard
+        let end = clusterEnd(lower, upper, nextSpansSegment: spans, contentEnd: knownContentEnd)
+      else { return nil }
       upper = end
     }
     guard lower < upper else { return nil }
     // The collation profiles' filters are the end rule and a cluster
     // boundary at the start, which the two bytes around it mostly settle:
     // decided here, without the other filters' tests.
-    if options == Self.collationFilters { return isClusterBoundary(lower) ? lower..<upper : nil }
+    if options == Self.collationFilters || options == Self.normalizingCollationFilters {
+      return isClusterBoundary(lower) ? lower..<upper : nil
+    }
     return passes(lower..<upper) ? lower..<upper : nil
   }
 
-  /// The options the collation profiles imply (and nothing else).
+  /// The options the root collation profile implies (and nothing else).
   static let collationFilters: SearchOptions = [._graphemeStart, ._clusterEnd]
+
+  /// The options the collation profile of a locale that normalizes implies.
+  static let normalizingCollationFilters = collationFilters.union(._normalizedSegments)
 
   /// ``clusterEnd(_:_:)``'s common case: a match that ends in printable
   /// ASCII (never ignorable where it folds by lowercasing) before ASCII or
@@ -206,14 +222,32 @@ struct MatchScanner {
   /// non-ignorable scalar (text "ab\u{AD}", query "ab": [0,2), the soft
   /// hyphen starts a cluster; text "ab\u{301}": [0,4)). When the cluster
   /// goes on past `upper` (the next scalar with a primary weight), the match
-  /// ends inside it only where ``allowsEndInsideCluster(at:table:)``; nil
-  /// rejects it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
-  func clusterEnd(_ lower: Int, _ upper: Int) -> Int? {
+  /// ends inside it only where ``allowsEndInsideCluster(at:table:nextSpansSegment:)``;
+  /// nil rejects it (text "\u{931}\u{94D}\u{922}", query "\u{931}").
+  /// `nextSpansSegment`: the next element spans a segment that a collator
+  /// that normalizes normalized, from `upper` (``normalizedEnd(contentEnd:upper:)``);
+  /// `contentEnd`, when known, is ``contentEnd(_:_:table:)``'s answer.
+  func clusterEnd(
+    _ lower: Int, _ upper: Int, nextSpansSegment: Bool = false, contentEnd known: Int? = nil
+  ) -> Int? {
     guard let table else { return upper }
     if endsWhereItIs(lower, upper) { return upper }
-    // Back over the ignorable scalars that end the range. Only well-formed
-    // scalars can be ignorable: a candidate must decode, from at most three
-    // continuation bytes back, to exactly the bytes before `trimmed`.
+    var end = known ?? contentEnd(lower, upper, table: table)
+    while end < upper && !isClusterBoundary(end) {
+      let b0 = original[end]
+      end += b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 1
+    }
+    if end < upper { return end }
+    return isClusterBoundary(upper)
+      || allowsEndInsideCluster(at: upper, table: table, nextSpansSegment: nextSpansSegment)
+      ? upper : nil
+  }
+
+  /// The end of `lower..<upper` without the ignorable scalars that end it.
+  func contentEnd(_ lower: Int, _ upper: Int, table: FoldTable) -> Int {
+    // Only well-formed scalars can be ignorable: a candidate must decode,
+    // from at most three continuation bytes back, to exactly the bytes
+    // before `trimmed`.
     var trimmed = upper
     while trimmed > lower {
       var start = trimmed - 1
@@ -223,14 +257,7 @@ struct MatchScanner {
       else { break }
       trimmed = start
     }
-    var end = trimmed
-    while end < upper && !isClusterBoundary(end) {
-      let b0 = original[end]
-      end += b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 1
-    }
-    if end < upper { return end }
-    return isClusterBoundary(upper) || allowsEndInsideCluster(at: upper, table: table)
-      ? upper : nil
+    return trimmed
   }
 
   /// Whether a match may end at `i`, inside a grapheme cluster: `usearch`
@@ -239,12 +266,15 @@ struct MatchScanner {
   /// or after the scalar before `i` ("क" in "कि": the vowel sign has
   /// combining class 0; not "ऱ" in "ऱ्ढ": U+0931 decomposes to a nukta of
   /// class 7 and the virama has class 9). An ignorable scalar at `i` (the
-  /// end clamped to a window) and bytes that do not decode keep the end.
-  func allowsEndInsideCluster(at i: Int, table: FoldTable) -> Bool {
+  /// end clamped to a window) and bytes that do not decode keep the end,
+  /// unless `nextSpansSegment`: then the next element (with a primary
+  /// weight) spans a normalized segment that starts at `i`, whatever its
+  /// first scalar in the text's order.
+  func allowsEndInsideCluster(at i: Int, table: FoldTable, nextSpansSegment: Bool = false) -> Bool {
     guard i > 0, i < original.count,
       let after = WordBoundary.scalar(at: i, in: original), after != 0xFFFD,
       let before = WordBoundary.scalar(endingAt: i, in: original), before != 0xFFFD,
-      !table.entry(after).isIgnorable
+      nextSpansSegment || !table.entry(after).isIgnorable
     else { return true }
     return UnicodeData.nfdHasBoundaryBefore(after) || UnicodeData.nfdHasBoundaryAfter(before)
   }

@@ -104,6 +104,15 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// by the collation profiles). Not API: a profile sets it.
   package static let _clusterEnd = SearchOptions(rawValue: 1 << 17)
 
+  /// Match ends follow the text segments that a collator that normalizes
+  /// reads in NFD (those failing ICU's FCD check): a start, or the limit of
+  /// an end, moves to a segment's start where `usearch`'s collation element
+  /// spans the segment, and a match whose first element or the element
+  /// after it is empty is rejected (``MatchScanner/normalizedBounds(_:_:table:)``).
+  /// Implied by the collation profiles of the locales whose tailoring turns
+  /// normalization on. Not API: a profile sets it.
+  package static let _normalizedSegments = SearchOptions(rawValue: 1 << 18)
+
   /// Whether some filter needs grapheme-cluster boundaries.
   var needsGraphemes: Bool {
     !isDisjoint(with: [.graphemeAligned, ._graphemeStart, ._clusterEnd])

@@ -61,6 +61,107 @@ package enum UnicodeData {
     fsicu_nfd_has_boundary_after(value)
   }
 
+  /// The canonical combining classes of the first and the last scalar of
+  /// the scalar's NFD decomposition (its own class twice when it has none),
+  /// which ICU's FCD check compares.
+  @inline(__always)
+  package static func fcdClasses(_ value: UInt32) -> (lead: UInt8, trail: UInt8) {
+    // Below U+0300 no scalar starts with a combining mark, and only
+    // precomposed letters (é: e + U+0301) end with one.
+    if value < 0xC0 { return (0, 0) }
+    let fcd = fsicu_fcd16(value)
+    return (UInt8(truncatingIfNeeded: fcd >> 8), UInt8(truncatingIfNeeded: fcd))
+  }
+
+  /// The scalar's canonical combining class.
+  package static func combiningClass(_ value: UInt32) -> UInt8 {
+    fsicu_combining_class(value)
+  }
+
+  /// Whether ICU's FCD check fails at a scalar of lead class `lead` after
+  /// one of trail class `previousTrail`: the marks are out of canonical
+  /// order, or the scalar is a Tibetan composite vowel (U+0F73, U+0F75,
+  /// U+0F81), as ICU 72's `FCDUTF16CollationIterator::nextSegment` decides.
+  @inline(__always)
+  package static func failsFCD(_ value: UInt32, lead: UInt8, previousTrail: UInt8) -> Bool {
+    lead != 0 && (previousTrail > lead || value == 0xF73 || value == 0xF75 || value == 0xF81)
+  }
+
+  /// `scalars` as a collator that normalizes reads them: each segment that
+  /// fails ICU's FCD check (``failingFCDSegments(_:)``) in NFD, the other
+  /// scalars as they are. "\u{623}\u{655}" (alef with hamza above, then a
+  /// hamza below) reads as "\u{627}\u{655}\u{654}".
+  package static func fcdNormalized(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var out: [Unicode.Scalar] = []
+    out.reserveCapacity(scalars.count)
+    var done = 0
+    for segment in failingFCDSegments(scalars) {
+      out += scalars[done..<segment.lowerBound]
+      out += canonicallyOrdered(scalars[segment].flatMap(canonicalDecomposition))
+      done = segment.upperBound
+    }
+    out += scalars[done...]
+    return out
+  }
+
+  /// The segments of `scalars` (index ranges, in order) that fail ICU's FCD
+  /// check, as ICU 72's `FCDUTF16CollationIterator::nextSegment` reads them
+  /// forward: a segment starts before a scalar of lead class 0 and after
+  /// one of trail class 0; one fails at a scalar where
+  /// ``failsFCD(_:lead:previousTrail:)``, and then runs to the next scalar of
+  /// lead class 0.
+  package static func failingFCDSegments(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+    var segments: [Range<Int>] = []
+    var start = 0  // the current segment's first scalar
+    var previousTrail: UInt8 = 0
+    var k = 0
+    while k < scalars.count {
+      let value = scalars[k].value
+      let (lead, trail) = fcdClasses(value)
+      if k != start && lead == 0 {
+        start = k
+        previousTrail = 0
+      }
+      if failsFCD(value, lead: lead, previousTrail: previousTrail) {
+        var end = k + 1
+        while end < scalars.count && fcdClasses(scalars[end].value).lead != 0 { end += 1 }
+        segments.append(start..<end)
+        start = end
+        k = end
+        previousTrail = 0
+        continue
+      }
+      previousTrail = trail
+      k += 1
+      if trail == 0 { start = k }
+    }
+    return segments
+  }
+
+  /// Decomposed scalars in canonical order: each run of scalars of nonzero
+  /// combining class sorted by class, stably (Unicode §3.11).
+  static func canonicallyOrdered(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var out: [Unicode.Scalar] = []
+    var run: [(UInt8, Unicode.Scalar)] = []
+    func flush() {
+      // Sorted by class with ties in their order: a stable sort.
+      out += run.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+        .map(\.element.1)
+      run.removeAll()
+    }
+    for scalar in scalars {
+      let combiningClass = combiningClass(scalar.value)
+      if combiningClass == 0 {
+        flush()
+        out.append(scalar)
+      } else {
+        run.append((combiningClass, scalar))
+      }
+    }
+    flush()
+    return out
+  }
+
   /// Whether full case folding changes the scalar.
   package static func changesWhenCaseFolded(_ scalar: Unicode.Scalar) -> Bool {
     fsicu_changes_when_casefolded(scalar.value)

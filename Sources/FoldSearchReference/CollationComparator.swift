@@ -1,5 +1,6 @@
 import FoldSearch
 import Synchronization
+import _FoldSearchCShim
 
 /// Runs the engine under a collation profile and its oracle, ICU `usearch`
 /// (``CollationReferenceMatcher``), on the same input and classifies any
@@ -17,7 +18,9 @@ import Synchronization
 ///      overlapping the region widened by one scalar on each side, or in the
 ///      query as the profile prepares it (which joins the discontiguous
 ///      contractions it can: ``FoldedQuery``). Contiguous ones fold as units
-///      on both sides and are no trigger;
+///      on both sides and are no trigger; but where the collator normalizes,
+///      any occurrence in the NFD of a text segment that fails the FCD check
+///      (overlapping the widened region) is one;
 ///    - **C2**: an engine or (extended) `usearch` range in the region whose
 ///      end, taken before the trailing ignorables, lies inside a grapheme
 ///      cluster of the text (ICU's boundaries, the ones both sides use) right
@@ -25,6 +28,15 @@ import Synchronization
 ///      `usearch`'s end conditions on its last collation element's indices
 ///      go beyond the profile's rule. Starts and other ends inside a cluster
 ///      follow the same rules on both sides and are no trigger.
+///    - **C5**: in a locale that shifts variables, a scalar whose long
+///      primary `usearch` splits and half drops (one of its collation
+///      elements after the first is a continuation at or below the variable
+///      top: `fsicu_collation_splits_long_primary`) in the region widened by
+///      one scalar on each side, or in the query.
+///    - **C6**: in a locale whose collator normalizes, a segment that fails
+///      the FCD check with two or more scalars with primary weights (after
+///      decomposition), in the text around the region (widened by one scalar
+///      on each side, then to the segments it touches) or in the query.
 ///    A region without a trigger makes the verdict unexplained. (C4, a query
 ///    starting with a scalar without a primary, has no trigger any more: the
 ///    profile skips such a scalar as `usearch` does.)
@@ -78,10 +90,17 @@ public enum CollationComparator {
     }
     if normalized == engine { return (.explained(.c1), nil) }
 
-    let queryScalars = FoldedQuery.joiningContractions(
-      Array(
-        query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed()),
-      table: table)
+    // The query as the profile prepares it: trimmed, its marks in
+    // canonical order where a collator that normalizes reads them so, its
+    // discontiguous contractions joined.
+    var trimmedQuery = Array(
+      query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
+    let normalizes = table.impliedOptions.contains(._normalizedSegments)
+    if normalizes { trimmedQuery = UnicodeData.fcdNormalized(trimmedQuery) }
+    let queryScalars = FoldedQuery.joiningContractions(trimmedQuery, table: table)
+    func splitsLongPrimary(_ scalar: Unicode.Scalar) -> Bool {
+      locale.withCString { fsicu_collation_splits_long_primary($0, scalar.value) } == 1
+    }
     // Regions against usearch's own ranges: the engine follows usearch's end
     // rule, so where they agree the normalized ends would differ.
     let regions = Comparator.differenceRegions(engine: engine, reference: reference)
@@ -104,6 +123,12 @@ public enum CollationComparator {
       if containsContraction(queryScalars[...], contractions, discontiguousOnly: true)
         || containsContraction(
           layout.scalars[...], contractions, overlapping: widened, discontiguousOnly: true)
+        || normalizes
+          && UnicodeData.failingFCDSegments(layout.scalars).contains(where: { segment in
+            segment.overlaps(widened)
+              && containsContraction(
+                UnicodeData.fcdNormalized(Array(layout.scalars[segment]))[...], contractions)
+          })
       {
         found = .c3
       } else if (engine + normalized).contains(where: { range in
@@ -114,11 +139,34 @@ public enum CollationComparator {
         return isExpansion(layout.scalars[next - 1])
       }) {
         found = .c2
+      } else if queryScalars.contains(where: splitsLongPrimary)
+        || layout.scalars[widened].contains(where: splitsLongPrimary)
+      {
+        found = .c5
+      } else if normalizes,
+        reordersPrimaries(trimmedQuery, table: table)
+          || UnicodeData.failingFCDSegments(layout.scalars).contains(where: { segment in
+            segment.overlaps(widened)
+              && reordersPrimaries(Array(layout.scalars[segment]), table: table)
+          })
+      {
+        found = .c6
       }
       guard let found else { return (.unexplained, region) }
       if first == nil { first = found }
     }
     return (.explained(first!), firstRegion)
+  }
+
+  /// Whether `scalars` hold a segment failing the FCD check whose
+  /// decomposition has two or more scalars with primary weights (so NFD may
+  /// put them in another order), or are such a segment.
+  static func reordersPrimaries(_ scalars: [Unicode.Scalar], table: FoldTable) -> Bool {
+    UnicodeData.failingFCDSegments(scalars).contains { segment in
+      scalars[segment].flatMap(UnicodeData.canonicalDecomposition).filter {
+        !table.entry($0.value).isIgnorable
+      }.count >= 2
+    }
   }
 
   /// The end of `range` before the ignorable scalars it ends with.

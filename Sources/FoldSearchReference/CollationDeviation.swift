@@ -31,7 +31,11 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// between them. The profile folds contractions as units when their
   /// scalars are adjacent, and joins a query's discontiguous ones, but the
   /// text's fold forms adjacent ones only. Text "и\u{323}\u{306}", query
-  /// "и": engine [0,6), usearch none.
+  /// "и": engine [0,6), usearch none. A collator that normalizes also forms
+  /// contractions in the NFD of a segment that fails its FCD check: text
+  /// "\u{622}\u{655}" (alef with madda, then a hamza below), query
+  /// "\u{622}", locale "vi": engine [0,4), usearch none (its NFD alef,
+  /// hamza below, madda forms the contraction alef + hamza below).
   case c3 = "C3"
   /// C4 — queries that start with a scalar without a primary weight (a lone
   /// combining mark). The profile skips such a scalar as `usearch` does
@@ -40,6 +44,25 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// in the query (text "آس", query "\u{651}\u{627}\u{E49}\u{653}\u{633}"),
   /// which the profile now joins.
   case c4 = "C4"
+  /// C5 — `usearch`'s halves of a long primary in a locale that shifts
+  /// variables (`[alternate shifted]`: Thai). ICU splits a long primary
+  /// (regional indicators, some symbols) into two collation elements;
+  /// `usearch` tests the second half against the variable top on its own
+  /// and drops it as variable when its 16 bits lie below it, so scalars that
+  /// differ only there match each other: text "🇵", query "🇶", locale
+  /// "th": usearch [0,4), engine none (the collator's own comparison tells
+  /// them apart, and the profile keeps the joined primary).
+  case c5 = "C5"
+  /// C6 — scalars with primary weights out of canonical order, in a locale
+  /// whose collator normalizes (Greek, Hindi, Thai, Vietnamese…: ICU reads
+  /// a segment that fails its FCD check in NFD). The profile reads the
+  /// query that way too, but folds the text in its own order, so a text
+  /// segment whose NFD puts two letters or letter-like marks in another
+  /// order folds differently: text "b\u{369}\u{E38}" (U+0369, class 230,
+  /// before the Thai vowel U+0E38, class 103), the same query, locale "th":
+  /// usearch [0,6), engine none. Canonically ordered text (NFC or NFD, what
+  /// text is) never fails the check.
+  case c6 = "C6"
 }
 
 /// How the engine's result relates to `usearch`'s for one (text, query).

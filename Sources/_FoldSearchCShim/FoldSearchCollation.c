@@ -72,6 +72,15 @@ int32_t fsicu_collation_valid_locale(const char *locale) {
   return (actual[0] == 0 || strcmp(actual, "root") == 0) ? 0 : 1;
 }
 
+int32_t fsicu_collation_normalizes(const char *locale) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator) return -1;
+  UErrorCode status = U_ZERO_ERROR;
+  const UColAttributeValue mode = ucol_getAttribute(collator, UCOL_NORMALIZATION_MODE, &status);
+  if (U_FAILURE(status)) return -1;
+  return mode == UCOL_ON ? 1 : 0;
+}
+
 // The highest primary that a variable collation element (space,
 // punctuation, symbols up to the collator's max variable) can have when the
 // collator shifts variables (`[alternate shifted]`, as Thai's tailoring
@@ -120,6 +129,30 @@ static int32_t fsicu_primaries_of(UCollationElements *elements, const UChar *uni
     count++;
   }
   return count;
+}
+
+int32_t fsicu_collation_splits_long_primary(const char *locale, uint32_t scalar) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar <= 0xDFFF)) return -1;
+  const uint32_t top = fsicu_shifted_variable_top(collator);
+  if (top == 0) return 0;
+  UErrorCode status = U_ZERO_ERROR;
+  UChar units[2];
+  int32_t length = 0;
+  U16_APPEND_UNSAFE(units, length, (UChar32)scalar);
+  UCollationElements *elements = ucol_openElements(collator, units, length, &status);
+  if (U_FAILURE(status)) return -1;
+  int32_t found = 0;
+  int previous = 0;  // an element came before
+  for (;;) {
+    const int32_t ce = ucol_next(elements, &status);
+    if (U_FAILURE(status) || ce == UCOL_NULLORDER) break;
+    const uint32_t element = (uint32_t)ce;
+    if ((element & 0xC0) == 0xC0 && previous && (element & 0xFFFF0000u) <= top) found = 1;
+    previous = 1;
+  }
+  ucol_closeElements(elements);
+  return U_FAILURE(status) ? -1 : found;
 }
 
 int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t last,

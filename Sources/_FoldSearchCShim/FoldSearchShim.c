@@ -130,6 +130,18 @@ bool fsicu_nfd_has_boundary_after(uint32_t scalar) {
   return !nfd || unorm2_hasBoundaryAfter(nfd, (UChar32)scalar);
 }
 
+uint16_t fsicu_fcd16(uint32_t scalar) {
+  if (!fsicu_is_scalar(scalar)) return 0;
+  const int32_t lead = u_getIntPropertyValue((UChar32)scalar, UCHAR_LEAD_CANONICAL_COMBINING_CLASS);
+  const int32_t trail =
+      u_getIntPropertyValue((UChar32)scalar, UCHAR_TRAIL_CANONICAL_COMBINING_CLASS);
+  return (uint16_t)((lead & 0xFF) << 8 | (trail & 0xFF));
+}
+
+uint8_t fsicu_combining_class(uint32_t scalar) {
+  return fsicu_is_scalar(scalar) ? u_getCombiningClass((UChar32)scalar) : 0;
+}
+
 bool fsicu_changes_when_casefolded(uint32_t scalar) {
   return u_hasBinaryProperty((UChar32)scalar, UCHAR_CHANGES_WHEN_CASEFOLDED);
 }

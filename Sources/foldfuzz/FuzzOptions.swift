@@ -33,7 +33,7 @@ struct FuzzOptions: Equatable {
     iteration and a shrunk minimal case.
 
       --profile P       foundation (default; against Foundation, D1–D9) or
-                        collation[:LOCALE] (against ICU usearch, C1–C5)
+                        collation[:LOCALE] (against ICU usearch, C1–C6)
       --seed K          seed of the case stream (default 1)
       --iterations N    number of cases (default 10000)
       --seconds S       run for S seconds instead of a number of cases

@@ -194,6 +194,59 @@ import _FoldSearchTestSupport
     #expect(index.search(query).first?.ranges.count ?? 0 == expected.count, "FoldIndex")
   }
 
+  /// A collator that normalizes (Thai's, Vietnamese's, Greek's, Hindi's:
+  /// `[normalization on]`) reads a segment whose marks are out of canonical
+  /// order in NFD, with offsets only at its ends. Found by
+  /// `foldfuzz --profile collation:th --seed 1` (iterations 2006, 18882,
+  /// 184, 128677 as the rules grew) and `collation:vi --seed 3` (3422), each
+  /// checked against usearch itself, and at the root collation, which does
+  /// not normalize.
+  @Test(arguments: [
+    // U+0369 (a letter, class 230) before U+0325 (ignorable, class 220):
+    // NFD puts the ignorable first, so U+0369's element is empty and "B"
+    // may not end before it.
+    ("B\u{369}\u{325}", "B", "th", [Range<Int>]()), ("B\u{369}\u{325}", "B", "", [0..<1]),
+    ("N\u{365}\u{316}", "N", "vi", []),
+    // U+036B (class 230) after U+035E (234) comes first in NFD: its element
+    // spans the segment from offset 1, where NFD has a boundary after "p".
+    ("p\u{35E}\u{36B}", "p", "th", [0..<1]), ("p\u{35E}\u{36B}", "p", "", []),
+    // ... and a match of it starts at the segment's start.
+    ("\u{35E}\u{36B}", "m", "th", [0..<4]), ("\u{35E}\u{36B}", "m", "", []),
+    ("x\u{35E}\u{36B}", "m", "th", []),
+    // Ignorable marks left after the match inside the segment (qamats,
+    // class 18, after the holam of U+FB4B, class 19).
+    ("\u{FB4B}\u{5B8}", "\u{FB4B}", "th", [0..<5]),
+    // The query read in NFD too: alef + hamza below contract.
+    ("\u{627}\u{655}", "\u{623}\u{655}", "th", [0..<4]),
+    ("\u{627}\u{655}", "\u{623}\u{655}", "", []),
+  ])
+  func normalizedSegments(text: String, query: String, locale: String, expected: [Range<Int>]) {
+    let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
+    #expect(comparison.reference == expected, "usearch: \(comparison)")
+    #expect(comparison.engine == expected, "\(comparison)")
+    #expect(comparison.verdict == .agree)
+    let profile = FoldProfile.collation(locale: locale)
+    var session = FindSession(text: text, profile: profile)
+    session.query = query
+    #expect(session.matchCount == expected.count, "FindSession")
+    let index = FoldIndex([text], profile: profile)
+    #expect(index.search(query).first?.ranges.count ?? 0 == expected.count, "FoldIndex")
+  }
+
+  /// Which locales' collators normalize, as ICU reports it.
+  @Test func normalizingLocales() {
+    for locale in ["th", "vi", "el", "hi", "he"] {
+      #expect(CollationFold.normalizes(locale: locale), "\(locale)")
+      #expect(
+        FoldProfile.collation(locale: locale).table.impliedOptions.contains(._normalizedSegments))
+    }
+    for locale in ["", "da", "sv", "es", "de"] {
+      #expect(!CollationFold.normalizes(locale: locale), "\(locale)")
+      #expect(
+        !FoldProfile.collation(locale: locale).table.impliedOptions.contains(._normalizedSegments))
+    }
+  }
+
   /// Contractions a query spells discontiguously (once most of classes C3
   /// and C4, 0.0077% of `foldfuzz --profile collation --seed 1` cases): the
   /// profile moves the mark that completes one next to it, as ICU forms it
@@ -236,17 +289,63 @@ import _FoldSearchTestSupport
     // A contraction the fold does not form: discontiguous (a mark of
     // another combining class between the letter and the one it contracts
     // with).
-    ("и\u{323}\u{306}", "и", CollationDeviation.c3),
+    ("и\u{323}\u{306}", "и", "", CollationDeviation.c3),
     // The query's is joined, the text's is not (seed 1, iteration 909498).
-    ("\u{627}\u{64E}\u{64E}\u{654}", "\u{627}\u{64E}\u{64E}\u{654}", .c3),
+    ("\u{627}\u{64E}\u{64E}\u{654}", "\u{627}\u{64E}\u{64E}\u{654}", "", .c3),
+    // One only the NFD of a segment out of canonical order forms (alef +
+    // hamza below, out of U+0622 alef with madda and U+0655), where the
+    // collator normalizes (collation:vi --seed 1, iteration 548327).
+    ("\u{622}\u{655}", "\u{622}", "vi", .c3),
+    // usearch drops the second half of a regional indicator's long primary
+    // as variable in Thai, which shifts variables (collation:th --seed 1,
+    // iteration 159225).
+    ("🇵", "🇶", "th", .c5),
+    // Two scalars with primary weights that NFD reorders: the query is read
+    // in NFD, the text is folded in its order (collation:th --seed 1,
+    // iteration 507410).
+    ("b\u{369}\u{E38}", "b\u{369}\u{E38}", "th", .c6),
   ])
-  func deviationExamples(text: String, query: String, expected: CollationDeviation) {
-    let comparison = CollationComparator.compare(text: text, query: query)
+  func deviationExamples(text: String, query: String, locale: String, expected: CollationDeviation)
+  {
+    let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
     #expect(comparison.verdict == .explained(expected), "\(comparison)")
   }
 
+  /// The query as a collator that normalizes reads it: segments that fail
+  /// the FCD check in NFD, others untouched; always canonically equivalent
+  /// to the input and passing the check (random runs of marks, seeded).
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func fcdNormalizedIsCanonicallyEquivalent(seed: UInt64) {
+    #expect(
+      UnicodeData.fcdNormalized(Array("\u{623}\u{655}".unicodeScalars))
+        == Array("\u{627}\u{655}\u{654}".unicodeScalars))
+    #expect(
+      UnicodeData.fcdNormalized(Array("é\u{301}x".unicodeScalars))
+        == Array("é\u{301}x".unicodeScalars))
+    let pool: [Unicode.Scalar] = [
+      "a", "é", "\u{623}", "\u{FB4B}", "\u{301}", "\u{316}", "\u{325}", "\u{35E}", "\u{369}",
+      "\u{36B}", "\u{5B8}", "\u{655}", "\u{E38}", "\u{F71}", "\u{F73}", "\u{1E09}", "ǘ",
+    ]
+    var rng = SplitMix64(seed: seed)
+    for iteration in 0..<2_000 {
+      let scalars = (0..<Int(rng.next() % 8)).map { _ in pool[Int(rng.next() % UInt64(pool.count))]
+      }
+      let normalized = UnicodeData.fcdNormalized(scalars)
+      let before = String(String.UnicodeScalarView(scalars))
+      let after = String(String.UnicodeScalarView(normalized))
+      #expect(
+        before.decomposedStringWithCanonicalMapping == after.decomposedStringWithCanonicalMapping,
+        "seed \(seed) iteration \(iteration): \(before.unicodeScalars.map(\.value))")
+      #expect(
+        UnicodeData.failingFCDSegments(normalized).isEmpty,
+        "seed \(seed) iteration \(iteration): \(before.unicodeScalars.map(\.value))")
+    }
+  }
+
   /// Seeded differential run against usearch: no unexplained disagreement.
-  @Test(arguments: [(UInt64(20_261_129), ""), (7, "da"), (8, "sv"), (9, "es")])
+  @Test(arguments: [
+    (UInt64(20_261_129), ""), (7, "da"), (8, "sv"), (9, "es"), (10, "th"), (11, "vi"),
+  ])
   func differential(seed: UInt64, locale: String) {
     print("collation differential: seed \(seed), locale '\(locale)'")
     let report = CollationDifferentialRun(seed: seed, locale: locale).run(iterations: 3_000)

@@ -60,6 +60,17 @@ bool fsicu_nfd_has_boundary_before(uint32_t scalar);
 /// nothing that follows can reorder or combine with its decomposition's end.
 bool fsicu_nfd_has_boundary_after(uint32_t scalar);
 
+/// The canonical combining classes of the scalar's NFD decomposition, as
+/// ICU's FCD check reads them: the first scalar's class in bits 8–15
+/// (`UCHAR_LEAD_CANONICAL_COMBINING_CLASS`), the last one's in bits 0–7
+/// (`UCHAR_TRAIL_CANONICAL_COMBINING_CLASS`). 0 for a value that is no
+/// scalar.
+uint16_t fsicu_fcd16(uint32_t scalar);
+
+/// The scalar's canonical combining class (`u_getCombiningClass`); 0 for a
+/// value that is no scalar.
+uint8_t fsicu_combining_class(uint32_t scalar);
+
 /// True if the scalar changes under full case folding.
 bool fsicu_changes_when_casefolded(uint32_t scalar);
 
@@ -151,6 +162,12 @@ enum {
 /// root, -1 if no collator can be opened.
 int32_t fsicu_collation_valid_locale(const char *locale);
 
+/// 1 if `locale`'s collator checks its input for FCD and normalizes the
+/// segments that fail (`UCOL_NORMALIZATION_MODE` on: the CLDR tailorings
+/// with `[normalization on]`, such as Greek, Hindi, Thai and Vietnamese), 0
+/// if not (root), -1 if no collator can be opened.
+int32_t fsicu_collation_normalizes(const char *locale);
+
 /// The primary weights of every scalar in `first...last`, each on its own
 /// (long primaries joined into one 32-bit weight, zero primaries skipped).
 /// Writes `counts[c - first]` (the number of primaries of scalar c, -1 for a
@@ -160,6 +177,14 @@ int32_t fsicu_collation_valid_locale(const char *locale);
 int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t last,
                                   int32_t *counts, uint32_t *weights,
                                   int64_t capacity);
+
+/// 1 if `locale`'s collator shifts variables (`[alternate shifted]`, as
+/// Thai's tailoring does) and one of the scalar's collation elements is
+/// the second half of a long primary whose 16 bits, compared on their own,
+/// lie at or below the variable top: `usearch` then drops that half as
+/// variable (the regional indicators' halves 0x0200…), which comparison and
+/// the fold keep. 0 if not, -1 on an ICU error or a value that is no scalar.
+int32_t fsicu_collation_splits_long_primary(const char *locale, uint32_t scalar);
 
 /// The primary weights of the string `scalars[0..<count]` (so contractions
 /// apply). Writes at most `capacity` to `out`; returns their number (which
