@@ -143,13 +143,21 @@ extension FoldedText {
   /// coincide (a piece may be empty).
   static func cuts(_ input: UnsafeBufferPointer<UInt8>, pieces: Int, table: FoldTable) -> [Int] {
     let count = input.count
+    let normalizes = table.impliedOptions.contains(._normalizedSegments)
     var cuts = [0]
     for k in 1..<max(pieces, 1) {
       var cut = max(k * count / pieces, cuts[k - 1])
       while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
       // Nor inside a contraction of the profile: past any scalar that may
-      // continue one.
-      while cut < count && table.mayContinueContraction(at: cut, in: input) {
+      // continue one. Where the profile's collator normalizes, only before a
+      // scalar of lead combining class 0, so never inside a segment it reads
+      // in NFD (a match's start may move back to such a segment's start:
+      // MatchScanner+NormalizedSegments).
+      while cut < count
+        && (table.mayContinueContraction(at: cut, in: input)
+          || normalizes
+            && UnicodeData.fcdClasses(WordBoundary.scalar(at: cut, in: input) ?? 0).lead != 0)
+      {
         cut += 1
         while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
       }

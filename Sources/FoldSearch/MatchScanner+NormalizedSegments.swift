@@ -33,10 +33,14 @@ import _FoldSearchCShim
 // of the scalar before it (or that is a Tibetan composite vowel, U+0F73,
 // U+0F75, U+0F81), and then runs to the next scalar of lead class 0.
 //
+// Ill-formed UTF-8 reads as U+FFFD over each maximal subpart, as ICU reads
+// it (a scalar of class 0: a boundary).
+//
 // Invariants: exact when the scalars of lead class other than 0 around an
 // end are fewer than `normalizedSegmentScan` on each side; beyond that
-// (hostile text: a run of hundreds of marks) the end is allowed, so each
-// candidate costs a bounded amount of work. Only the collation profiles of
+// (hostile text: a run of hundreds of marks) the segment rules are not
+// applied there (the match is decided as under a collator that does not
+// normalize), so each candidate costs a bounded amount of work. Only the collation profiles of
 // locales that normalize set `_normalizedSegments`, and they read the query
 // in NFD where it fails the check (`FoldedQuery`); the text's order of two
 // scalars with primary weights inside a failing segment, which the
@@ -77,6 +81,7 @@ extension MatchScanner {
   /// its own), the common case.
   @inline(__always)
   func normalizedStartQuickly(_ lower: Int, table: FoldTable) -> Int? {
+    guard lower < original.count else { return lower }
     let byte = original[lower]
     if byte < 0x80 && !table.entry(UInt32(byte)).isIgnorable { return lower }
     return normalizedStart(lower)
@@ -156,9 +161,9 @@ extension MatchScanner {
   func firstPrimaryScalar(atOrAfter i: Int, table: FoldTable) -> Int? {
     var q = i
     for _ in 0...Self.normalizedSegmentScan {
-      guard let v = WordBoundary.scalar(at: q, in: original) else { return nil }
+      guard let (v, length) = scalarAndLength(at: q) else { return nil }
       if v == 0xFFFD || !table.entry(v).isIgnorable { return q }
-      q += Self.utf8Length(v)
+      q += length
     }
     return nil
   }
@@ -166,18 +171,41 @@ extension MatchScanner {
   /// Whether every scalar of `range` (scalar boundaries) is ignorable.
   func onlyIgnorables(_ range: Range<Int>, table: FoldTable) -> Bool {
     var y = range.lowerBound
-    while y < range.upperBound, let v = WordBoundary.scalar(at: y, in: original) {
+    while y < range.upperBound, let (v, length) = scalarAndLength(at: y) {
       if v == 0xFFFD || !table.entry(v).isIgnorable { return false }
-      y += Self.utf8Length(v)
+      y += length
     }
     return true
+  }
+
+  /// The scalar at `i` and its length in bytes, as ICU reads UTF-8: an
+  /// ill-formed sequence is U+FFFD over its maximal subpart; nil at the
+  /// text's end.
+  @inline(__always)
+  func scalarAndLength(at i: Int) -> (value: UInt32, length: Int)? {
+    guard i < original.count else { return nil }
+    let b0 = original[i]
+    if b0 < 0x80 { return (UInt32(b0), 1) }
+    let (scalar, length) = FoldedText.decodeNonASCII(original, at: i)
+    return (scalar ?? 0xFFFD, length)
+  }
+
+  /// Where the scalar that ends at `i` (> 0, a boundary as
+  /// ``scalarAndLength(at:)`` reads the text) starts: at most three
+  /// continuation bytes back when they decode to exactly the bytes before
+  /// `i`, else `i - 1` (one byte of an ill-formed sequence).
+  func scalarStart(endingAt i: Int) -> Int {
+    var start = i - 1
+    while start > 0, i - start < 4, original[start] & 0xC0 == 0x80 { start -= 1 }
+    if let (_, length) = scalarAndLength(at: start), start + length == i { return start }
+    return i - 1
   }
 
   /// The segment that fails the FCD check and contains the scalar at `x`
   /// (a scalar boundary), or nil when that scalar's segment passes (or the
   /// scan limit is reached, or `x` is the text's end).
   func failingSegment(containing x: Int) -> Range<Int>? {
-    guard let atX = WordBoundary.scalar(at: x, in: original) else { return nil }
+    guard let (atX, _) = scalarAndLength(at: x) else { return nil }
     // A scalar of classes 0 and 0 is a segment of its own, which passes.
     let classes = UnicodeData.fcdClasses(atX)
     if classes.lead == 0 && classes.trail == 0 { return nil }
@@ -186,11 +214,9 @@ extension MatchScanner {
     var start = x
     var steps = 0
     while start > 0 {
-      guard let v = WordBoundary.scalar(at: start, in: original),
-        UnicodeData.fcdClasses(v).lead != 0
+      guard let (v, _) = scalarAndLength(at: start), UnicodeData.fcdClasses(v).lead != 0
       else { break }
-      start -= 1
-      while start > 0, original[start] & 0xC0 == 0x80 { start -= 1 }
+      start = scalarStart(endingAt: start)
       steps += 1
       if steps > Self.normalizedSegmentScan { return nil }
     }
@@ -199,24 +225,22 @@ extension MatchScanner {
     var previousTrail: UInt8 = 0
     var y = start
     steps = 0
-    while let v = WordBoundary.scalar(at: y, in: original) {
+    while let (v, length) = scalarAndLength(at: y) {
       let (lead, trail) = UnicodeData.fcdClasses(v)
       if y != start && lead == 0 { return nil }  // x's segment ended before it
       if UnicodeData.failsFCD(v, lead: lead, previousTrail: previousTrail) {
         // Fails: normalized up to the next scalar of lead class 0.
         guard segment <= x else { return nil }
-        var end = y + Self.utf8Length(v)
-        while let w = WordBoundary.scalar(at: end, in: original),
-          UnicodeData.fcdClasses(w).lead != 0
-        {
-          end += Self.utf8Length(w)
+        var end = y + length
+        while let (w, wLength) = scalarAndLength(at: end), UnicodeData.fcdClasses(w).lead != 0 {
+          end += wLength
           steps += 1
           if steps > 2 * Self.normalizedSegmentScan { return nil }
         }
         return segment..<end
       }
       previousTrail = trail
-      y += Self.utf8Length(v)
+      y += length
       if trail == 0 {
         if y > x { return nil }  // x's segment passed
         segment = y
@@ -234,7 +258,7 @@ extension MatchScanner {
     // the lowest class wins (the reordering is a stable sort by class).
     var best: (value: UInt32, combiningClass: UInt8)? = nil
     var y = segment.lowerBound
-    scan: while y < segment.upperBound, let v = WordBoundary.scalar(at: y, in: original) {
+    scan: while y < segment.upperBound, let (v, length) = scalarAndLength(at: y) {
       for piece in UnicodeData.canonicalDecomposition(Unicode.Scalar(v) ?? "\u{FFFD}") {
         let combiningClass = UnicodeData.combiningClass(piece.value)
         if combiningClass == 0 {
@@ -245,7 +269,7 @@ extension MatchScanner {
           best = (piece.value, combiningClass)
         }
       }
-      y += Self.utf8Length(v)
+      y += length
     }
     guard let best else { return true }
     return !table.entry(best.value).isIgnorable

@@ -140,7 +140,7 @@ package enum UnicodeData {
 
   /// Decomposed scalars in canonical order: each run of scalars of nonzero
   /// combining class sorted by class, stably (Unicode §3.11).
-  static func canonicallyOrdered(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+  package static func canonicallyOrdered(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
     var out: [Unicode.Scalar] = []
     var run: [(UInt8, Unicode.Scalar)] = []
     func flush() {

@@ -33,10 +33,11 @@ import _FoldSearchCShim
 ///      elements after the first is a continuation at or below the variable
 ///      top: `fsicu_collation_splits_long_primary`) in the region widened by
 ///      one scalar on each side, or in the query.
-///    - **C6**: in a locale whose collator normalizes, a segment that fails
-///      the FCD check with two or more scalars with primary weights (after
-///      decomposition), in the text around the region (widened by one scalar
-///      on each side, then to the segments it touches) or in the query.
+///    - **C6**: in a locale whose collator normalizes, a segment of the
+///      text that fails the FCD check, overlapping the region widened by one
+///      scalar on each side, whose NFD puts its scalars with primary weights
+///      in another order than the text's (the query is read in NFD on both
+///      sides, so it is no trigger).
 ///    A region without a trigger makes the verdict unexplained. (C4, a query
 ///    starting with a scalar without a primary, has no trigger any more: the
 ///    profile skips such a scalar as `usearch` does.)
@@ -93,11 +94,11 @@ public enum CollationComparator {
     // The query as the profile prepares it: trimmed, its marks in
     // canonical order where a collator that normalizes reads them so, its
     // discontiguous contractions joined.
-    var trimmedQuery = Array(
+    let trimmedQuery = Array(
       query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
     let normalizes = table.impliedOptions.contains(._normalizedSegments)
-    if normalizes { trimmedQuery = UnicodeData.fcdNormalized(trimmedQuery) }
-    let queryScalars = FoldedQuery.joiningContractions(trimmedQuery, table: table)
+    let queryScalars = FoldedQuery.joiningContractions(
+      normalizes ? UnicodeData.fcdNormalized(trimmedQuery) : trimmedQuery, table: table)
     func splitsLongPrimary(_ scalar: Unicode.Scalar) -> Bool {
       locale.withCString { fsicu_collation_splits_long_primary($0, scalar.value) } == 1
     }
@@ -144,11 +145,10 @@ public enum CollationComparator {
       {
         found = .c5
       } else if normalizes,
-        reordersPrimaries(trimmedQuery, table: table)
-          || UnicodeData.failingFCDSegments(layout.scalars).contains(where: { segment in
-            segment.overlaps(widened)
-              && reordersPrimaries(Array(layout.scalars[segment]), table: table)
-          })
+        UnicodeData.failingFCDSegments(layout.scalars).contains(where: { segment in
+          segment.overlaps(widened)
+            && reordersPrimaries(Array(layout.scalars[segment]), table: table)
+        })
       {
         found = .c6
       }
@@ -158,14 +158,16 @@ public enum CollationComparator {
     return (.explained(first!), firstRegion)
   }
 
-  /// Whether `scalars` hold a segment failing the FCD check whose
-  /// decomposition has two or more scalars with primary weights (so NFD may
-  /// put them in another order), or are such a segment.
+  /// Whether `scalars` hold a segment failing the FCD check (or are one)
+  /// whose NFD puts its scalars with primary weights in another order than
+  /// their decompositions' in the text's order.
   static func reordersPrimaries(_ scalars: [Unicode.Scalar], table: FoldTable) -> Bool {
     UnicodeData.failingFCDSegments(scalars).contains { segment in
-      scalars[segment].flatMap(UnicodeData.canonicalDecomposition).filter {
-        !table.entry($0.value).isIgnorable
-      }.count >= 2
+      let decomposed = scalars[segment].flatMap(UnicodeData.canonicalDecomposition)
+      func weighted(_ list: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        list.filter { !table.entry($0.value).isIgnorable }
+      }
+      return weighted(decomposed) != weighted(UnicodeData.canonicallyOrdered(decomposed))
     }
   }
 

@@ -60,8 +60,10 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// segment whose NFD puts two letters or letter-like marks in another
   /// order folds differently: text "b\u{369}\u{E38}" (U+0369, class 230,
   /// before the Thai vowel U+0E38, class 103), the same query, locale "th":
-  /// usearch [0,6), engine none. Canonically ordered text (NFC or NFD, what
-  /// text is) never fails the check.
+  /// usearch [0,6), engine none. NFD text never fails the check; NFC text
+  /// fails it only where a precomposed letter comes before a mark of a lower
+  /// class that does not compose with it ("\u{E1}\u{316}"), and then NFD
+  /// moves only marks without primary weights in the common cases.
   case c6 = "C6"
 }
 

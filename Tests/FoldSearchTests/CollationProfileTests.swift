@@ -233,6 +233,25 @@ import _FoldSearchTestSupport
     #expect(index.search(query).first?.ranges.count ?? 0 == expected.count, "FoldIndex")
   }
 
+  /// Ill-formed bytes read as U+FFFD over each maximal subpart, as ICU reads
+  /// them, in the segment rules too: a one-byte sequence before marks out of
+  /// canonical order was read as three bytes, and a stray continuation byte
+  /// as part of the scalar before it, so the segment after it passed (found
+  /// by review: "\u{FFFD}" matched [0,1) in FF CD A9 CC A5, where the text
+  /// spelled with a real U+FFFD, like usearch, has no match).
+  @Test(arguments: [
+    [0xFF, 0xCD, 0xA9, 0xCC, 0xA5] as [UInt8], [0xC3, 0xCD, 0xA9, 0xCC, 0xA5],
+    [0x42, 0x80, 0xCD, 0xA9, 0xCC, 0xA5], [0xE0, 0xA0, 0xCD, 0xA9, 0xCC, 0xA5],
+  ])
+  func illFormedBytesBeforeNormalizedSegments(bytes: [UInt8]) {
+    let profile = FoldProfile.collation(locale: "th")
+    let spelled = String(decoding: bytes, as: UTF8.self)  // each subpart as U+FFFD
+    let comparison = CollationComparator.compare(text: spelled, query: "\u{FFFD}", locale: "th")
+    #expect(comparison.verdict == .agree, "\(comparison)")
+    #expect(comparison.engine.isEmpty)
+    #expect(FoldedText(utf8: bytes, profile: profile).byteRanges(of: "\u{FFFD}").isEmpty)
+  }
+
   /// Which locales' collators normalize, as ICU reports it.
   @Test func normalizingLocales() {
     for locale in ["th", "vi", "el", "hi", "he"] {

@@ -65,6 +65,30 @@ struct ParallelSearchTests {
 
   static let options: [SearchOptions] = [[], .wholeWords, .wordStart, .graphemeAligned]
 
+  /// A collator that normalizes (Thai's) moves a match's start back to the
+  /// start of a segment whose marks are out of canonical order ("\u{E38}"
+  /// found at the U+0301 before it): a cut between the two lost the match
+  /// (neither piece kept it; found by review), so the cuts fall only before
+  /// a scalar of lead class 0. Every place of the segment against cuts of
+  /// 2 to 5 pieces.
+  @Test func cutsStayOutOfNormalizedSegments() {
+    let profile = FoldProfile.collation(locale: "th")
+    let prepared = FoldedQuery("\u{E38}", table: profile.table)!
+    for prefix in 0..<48 {
+      let text =
+        String(repeating: "x", count: prefix) + "\t\u{301}\u{E38}"
+        + String(repeating: "x", count: 40)
+      let folded = FoldedText(text, profile: profile, parallelism: .sequential)
+      let sequential = folded.byteRanges(of: prepared, threads: 1)
+      #expect(sequential == [prefix + 1..<prefix + 6], "after \(prefix)")
+      for threads in 2...5 {
+        #expect(
+          folded.byteRanges(of: prepared, threads: threads) == sequential,
+          "after \(prefix) on \(threads) threads")
+      }
+    }
+  }
+
   /// Pieces out of step with the sequential matches for their whole length:
   /// the resynchronization runs to the piece's end, in doubling windows.
   @Test(arguments: [
