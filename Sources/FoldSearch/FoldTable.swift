@@ -97,6 +97,16 @@ package final class FoldTable: Sendable {
   /// make those ignorable): the fold's word-at-a-time and vector paths then
   /// run and stop at control bytes.
   package let asciiPrintableIsPlain: Bool
+  /// Whether TAB…CR and printable ASCII fold by plain lowercasing (A–Z to
+  /// a–z, the rest to themselves), ASCII contraction starters aside: the
+  /// fold's C fast path runs, and stops at the starters by itself
+  /// (``asciiContractionNibbles``).
+  package let asciiPrintableFoldsPlainly: Bool
+  /// For the fold's C fast path: the ASCII contraction starters and the
+  /// ASCII continuations as nibble sets (32 bytes,
+  /// `fssimd_fold_state.ascii_contraction_nibbles`); nil when no ASCII
+  /// scalar starts a contraction.
+  nonisolated(unsafe) package let asciiContractionNibbles: UnsafeMutableBufferPointer<UInt8>?
   /// `asciiSimple[b]`: ASCII byte b folds to the one byte `asciiFold[b]`
   /// (the fold loop's one-byte path); otherwise it takes the general path.
   nonisolated(unsafe) package let asciiSimple: UnsafeMutableBufferPointer<Bool>
@@ -324,6 +334,21 @@ package final class FoldTable: Sendable {
     // With ASCII starters, the wide path stops before each that a possible
     // continuation follows (see `asciiContractionWords`), or is not used.
     self.asciiPrintableIsPlain = printable && wideASCIIWithContractions
+    self.asciiPrintableFoldsPlainly = printable
+    // The C fast path's nibble sets of the ASCII starters and of the ASCII
+    // continuations (fssimd_fold_state.ascii_contraction_nibbles).
+    let asciiStarterBytes = starters.keys.filter { $0 < 0x80 }
+    if asciiStarterBytes.isEmpty {
+      self.asciiContractionNibbles = nil
+    } else {
+      let nibbles = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 32)
+      nibbles.initialize(repeating: 0)
+      for b in asciiStarterBytes { nibbles[Int(b & 15)] |= 1 << (b >> 4) }
+      for b in 0..<128 where self.continuationBits[b >> 6] >> UInt64(b & 63) & 1 != 0 {
+        nibbles[16 + b & 15] |= 1 << (b >> 4)
+      }
+      self.asciiContractionNibbles = nibbles
+    }
 
     // Two-byte scalars, packed; and the expansion bound over every entry.
     var maxExpansion = 3  // one ill-formed byte becomes U+FFFD's three

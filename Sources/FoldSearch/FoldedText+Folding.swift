@@ -174,15 +174,19 @@ extension FoldedText {
     let simple = table.asciiSimple.baseAddress!
     // ASCII contraction starters (Danish "aa"): the word path stops before
     // a starter that a possible continuation, a non-ASCII byte or the
-    // word's end follows, and the vector kernel is not used.
+    // word's end follows (the vector kernel, from AVX2 up, before one that a
+    // continuation or a non-ASCII byte follows).
     let asciiContractions = table.asciiContractionWords != nil
     var notes = NoteBuffer()
     defer { notes.deallocate() }
     // The C fast path (ASCII vectors, two- and three-byte scalars in one
-    // loop), for the tables whose printable ASCII folds by lowercasing and
-    // starts no contraction, on CPUs with vectors.
+    // loop), for the tables whose printable ASCII folds by lowercasing, on
+    // CPUs with vectors; where ASCII scalars start contractions (Danish
+    // "aa", Spanish n + U+0303), it stops at them with byte shuffles, from
+    // AVX2 up.
     let fastPath =
-      wideASCII && !asciiContractions && level >= FSSIMD_LEVEL_SSE2 && NoteBuffer.layoutMatches
+      table.asciiPrintableFoldsPlainly && NoteBuffer.layoutMatches
+      && level >= (table.asciiContractionNibbles == nil ? FSSIMD_LEVEL_SSE2 : FSSIMD_LEVEL_AVX2)
     var state = table.kernelState(
       source: source, count: count, destination: out, notes: nil,
       noteCapacity: NoteBuffer.capacity)
@@ -508,7 +512,9 @@ extension FoldTable {
       pair_keys: contractionIndex.isEmpty ? nil : UnsafePointer(contractionIndex.keys.baseAddress!),
       pair_folds: UnsafePointer(contractionIndex.folds.baseAddress!),
       pair_bytes: UnsafePointer(contractionIndex.bytes.baseAddress!),
-      pair_shift: contractionIndex.shift, i: 0, o: 0, notes: notes, note_count: 0,
+      pair_shift: contractionIndex.shift,
+      ascii_contraction_nibbles: asciiContractionNibbles.map { UnsafePointer($0.baseAddress!) },
+      i: 0, o: 0, notes: notes, note_count: 0,
       note_capacity: Int64(noteCapacity))
   }
 }

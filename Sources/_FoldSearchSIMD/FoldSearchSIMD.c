@@ -371,7 +371,8 @@ __attribute__((always_inline)) static inline int64_t fssimd_pair_slot(const fssi
 // may alias anything in memory, but not a local whose address never
 // escapes); its positions are the caller's (*pi, *po, *pk).
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
-    const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns) {
+    const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns,
+    const int ascii_starters) {
   const fssimd_fold_state *s = &c;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -386,7 +387,18 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
   // add notes (at most two), not before an identity.
   while (i + 4 <= n) {
     const uint8_t b0 = src[i];
+    uint32_t value, entry;
+    int64_t width;
     if (b0 < 0x80) {
+      if (ascii_starters && (s->ascii_contraction_nibbles[b0 & 15] >> (b0 >> 4) & 1)) {
+        // An ASCII contraction starter (the vector path stops at one that
+        // may be continued): its contraction, or its own fold, below.
+        if (k > last_note) break;
+        value = b0;
+        entry = s->stage2[(uint32_t)s->stage1[0] << 8 | b0];
+        width = 1;
+        goto general;
+      }
       if (!s->stop_at_controls || (b0 >= 0x20 && b0 != 0x7F) || (uint8_t)(b0 - 0x09) < 5) {
         result = 1;
         break;
@@ -418,8 +430,6 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     }
     const uint8_t b1 = src[i + 1];
     if ((b1 & 0xC0) != 0x80) break;
-    uint32_t value, entry;
-    int64_t width;
     if (b0 < 0xE0) {
       if (b0 < 0xC2) break;
       const uint64_t packed = s->two_byte[(b0 & 0x1F) << 6 | (b1 & 0x3F)];
@@ -842,7 +852,23 @@ FSSIMD_AVX512 static inline uint64_t fssimd_bytes_in(__m512i v, uint8_t low, uin
   return _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)low)),
                                 _mm512_set1_epi8((char)count));
 }
-FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
+// The lanes of `v` whose byte is in the nibble set `table` (16 bytes in
+// each 128-bit lane: bit b >> 4 of entry b & 15 for byte b); bytes of 0x80
+// and above are in none.
+FSSIMD_AVX512 static inline uint64_t fssimd_nibble_set_avx512(__m512i v, __m512i table) {
+  const __m512i low_nibbles = _mm512_and_si512(v, _mm512_set1_epi8(0x0F));
+  const __m512i high_nibbles = _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F));
+  const __m512i high_bits = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
+  const __m512i hits = _mm512_and_si512(_mm512_shuffle_epi8(table, low_nibbles),
+                                        _mm512_shuffle_epi8(high_bits, high_nibbles));
+  return _mm512_test_epi8_mask(hits, hits);
+}
+
+// `contractions`: the table has ASCII contraction starters (a constant in
+// each instantiation, so that the other tables' loop tests nothing more).
+FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_avx512_with(
+    fssimd_fold_state *s, const int contractions) {
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -886,6 +912,16 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
       39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
       16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
+  // ASCII contraction starters (fssimd_fold_state.ascii_contraction_nibbles).
+  const uint8_t *nibbles = c.ascii_contraction_nibbles;
+  const __m512i starter_nibbles =
+      contractions
+          ? _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)nibbles))
+          : _mm512_setzero_si512();
+  const __m512i continuation_nibbles =
+      contractions
+          ? _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(nibbles + 16)))
+          : _mm512_setzero_si512();
   int done = 0;
   int calm = 0;
   while (i + 66 <= n) {
@@ -902,6 +938,16 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       stop |= (_mm512_cmplt_epu8_mask(v, case_bit) &
                ~_mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, tab), spaces)) |
               _mm512_cmpeq_epi8_mask(v, del);
+    }
+    if (contractions) {
+      // A starter that a continuation or a non-ASCII byte follows (the
+      // byte after lane 63 is inside the input: i + 66 <= n).
+      const uint64_t starters = fssimd_nibble_set_avx512(v, starter_nibbles);
+      if (starters != 0) {
+        const __m512i after = _mm512_loadu_si512((const void *)(src + i + 1));
+        stop |= starters & (fssimd_nibble_set_avx512(after, continuation_nibbles) |
+                            _mm512_movepi8_mask(after));
+      }
     }
     if (stop == 0) {
       _mm512_storeu_si512((void *)(dst + o), w);
@@ -954,7 +1000,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
       const int64_t prefix = (int64_t)_tzcnt_u64(stop);
       i += prefix;
       o += prefix;
-      if (!fssimd_fold_scalars(c, &i, &o, &k, 0)) {
+      if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions)) {
         done = 1;
         break;
       }
@@ -1155,7 +1201,7 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
     const int64_t folded = (int64_t)_tzcnt_u64(~valid);
     i += folded;
     if (!sparse && folded < FSSIMD_EAGER) calm = FSSIMD_CALM;
-    if (!fssimd_fold_scalars(c, &i, &o, &k, sparse || folded >= FSSIMD_EAGER)) {
+    if (!fssimd_fold_scalars(c, &i, &o, &k, sparse || folded >= FSSIMD_EAGER, contractions)) {
       done = 1;
       break;
     }
@@ -1165,6 +1211,14 @@ FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
   s->note_count = k;
   // Fewer than 66 bytes left: the 32-byte kernel takes what it can.
   if (!done) fssimd_fold_run_avx2(s);
+}
+
+FSSIMD_AVX512 static void fssimd_fold_run_avx512(fssimd_fold_state *s) {
+  if (s->ascii_contraction_nibbles) {
+    fssimd_fold_run_avx512_with(s, 1);
+  } else {
+    fssimd_fold_run_avx512_with(s, 0);
+  }
 }
 #undef FSSIMD_LOOKUP128
 #undef FSSIMD_AVX512
@@ -1268,7 +1322,9 @@ void fssimd_fold_run(int32_t level, fssimd_fold_state *state) {
       fssimd_fold_run_avx2(state);
       return;
     case FSSIMD_LEVEL_SSE2:
-      fssimd_fold_run_sse2(state);
+      // (No byte shuffles for the ASCII contraction starters: the caller
+      // folds those texts.)
+      if (!state->ascii_contraction_nibbles) fssimd_fold_run_sse2(state);
       return;
 #endif
     default:

@@ -200,15 +200,59 @@ FSK_TARGET static int64_t FSK_NAME(ascii_lower)(const uint8_t *src, int64_t n, u
 // o + FSK_V <= i × E + FSK_V <= count × E.
 // `controls` is a constant in each instantiation (fold_run below), so that
 // the loop tests no flag per vector.
+#if FSK_V == 32
+// The lanes of `v` whose byte is in the nibble set `table` (16 bytes in
+// each 128-bit lane: bit b >> 4 of entry b & 15 for byte b); bytes of 0x80
+// and above are in none. AVX2 only (SSE2 has no byte shuffle).
+FSK_TARGET static inline uint32_t FSK_NAME(nibble_set)(__m256i v, __m256i table) {
+  const __m256i low_nibbles = _mm256_and_si256(v, _mm256_set1_epi8(0x0F));
+  const __m256i high_nibbles = _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F));
+  const __m256i high_bits =
+      _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64,
+                       -128, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i hits = _mm256_and_si256(_mm256_shuffle_epi8(table, low_nibbles),
+                                        _mm256_shuffle_epi8(high_bits, high_nibbles));
+  return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hits, _mm256_setzero_si256()));
+}
+
+// The ASCII contraction starters of the vector at src + i that a
+// continuation or a non-ASCII byte follows (fssimd_fold_state
+// .ascii_contraction_nibbles); at the input's last vector, every starter.
+FSK_TARGET static inline uint32_t FSK_NAME(contraction_stops)(const uint8_t *src, int64_t i,
+                                                              int64_t n, __m256i starters,
+                                                              __m256i continuations) {
+  const uint32_t found = FSK_NAME(nibble_set)(FSK_LOADU(src + i), starters);
+  if (found == 0 || i + FSK_V >= n) return found;
+  const __m256i after = FSK_LOADU(src + i + 1);
+  return found & (FSK_NAME(nibble_set)(after, continuations) | (uint32_t)FSK_MASK(after));
+}
+#endif
+
 FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_with)(
-    fssimd_fold_state *s, const int controls) {
+    fssimd_fold_state *s, const int controls, const int contractions) {
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
   const int64_t n = c.count;
   int64_t i = s->i, o = s->o, k = s->note_count;
+#if FSK_V == 32
+  const uint8_t *nibbles = c.ascii_contraction_nibbles;
+  const __m256i starter_nibbles =
+      contractions
+          ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)nibbles))
+          : _mm256_setzero_si256();
+  const __m256i continuation_nibbles =
+      contractions ? _mm256_broadcastsi128_si256(
+                         _mm_loadu_si128((const __m128i *)(const void *)(nibbles + 16)))
+                   : _mm256_setzero_si256();
+#endif
   while (i + FSK_V <= n) {
-    const uint32_t stop = FSK_NAME(ascii_vector)(src + i, dst + o, controls);
+    uint32_t stop = FSK_NAME(ascii_vector)(src + i, dst + o, controls);
+#if FSK_V == 32
+    if (contractions) {
+      stop |= FSK_NAME(contraction_stops)(src, i, n, starter_nibbles, continuation_nibbles);
+    }
+#endif
     if (stop == 0) {
       i += FSK_V;
       o += FSK_V;
@@ -217,7 +261,7 @@ FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_w
     const int64_t prefix = (int64_t)__builtin_ctz(stop);
     i += prefix;
     o += prefix;
-    if (!fssimd_fold_scalars(c, &i, &o, &k, 0)) break;
+    if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions)) break;
   }
   s->i = i;
   s->o = o;
@@ -225,10 +269,18 @@ FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_w
 }
 
 FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
-  // The fold's callers keep TAB…CR plain (fssimd_fold_state).
+  // The fold's callers keep TAB…CR plain (fssimd_fold_state). ASCII
+  // contraction starters need byte shuffles: 32-byte vectors only (the
+  // dispatcher does not call the 16-byte kernel for them).
+#if FSK_V == 32
+  if (s->ascii_contraction_nibbles) {
+    FSK_NAME(fold_run_with)(s, s->stop_at_controls ? FSK_CONTROLS_BUT_SPACES : 0, 1);
+    return;
+  }
+#endif
   if (s->stop_at_controls) {
-    FSK_NAME(fold_run_with)(s, FSK_CONTROLS_BUT_SPACES);
+    FSK_NAME(fold_run_with)(s, FSK_CONTROLS_BUT_SPACES, 0);
   } else {
-    FSK_NAME(fold_run_with)(s, 0);
+    FSK_NAME(fold_run_with)(s, 0, 0);
   }
 }

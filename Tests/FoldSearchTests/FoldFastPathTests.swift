@@ -126,6 +126,37 @@ struct FoldFastPathTests {
     }
   }
 
+  /// ASCII contraction starters of the tailorings (Danish a + a, Swedish
+  /// a + U+0308, Spanish n + U+0303, Czech c + h, Hungarian d + z + s, Welsh
+  /// l + l) at every lane of a 64-byte block and past it, followed by a
+  /// continuation, a scalar that continues nothing, or the end: the vector
+  /// path stops at a starter only where the next byte may continue it, and
+  /// the scalar part folds the contraction (a pair from the pair table) or
+  /// hands it to the caller (a longer one).
+  @Test(arguments: ["da", "sv", "es", "cs", "hu", "cy"])
+  func asciiContractionStarterAtEveryLaneFoldsAlike(locale: String) {
+    let table = FoldProfile.collation(locale: locale).table
+    #expect(table.asciiContractionNibbles != nil, "\(locale) has ASCII starters")
+    let units = [
+      "aa", "Aa", "aA", "a\u{308}", "a\u{30A}", "n\u{303}", "N\u{303}", "ch", "Ch", "cH", "dzs",
+      "dz", "ccs", "ll", "Ll", "a", "n", "c", "ab", "añ", "aé", "a\u{301}",
+    ]
+    let filler = Array("ordinary words ".utf8)
+    for unit in units {
+      for offset in 0..<70 {
+        for tail: [UInt8] in [[], filler, filler + filler + filler + filler + filler] {
+          let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: offset) + Array(unit.utf8) + tail
+          Self.expectEveryLevelFoldsAlike(bytes, table: table, "\(locale) \(unit) at \(offset)")
+        }
+        // After two-byte letters (the AVX-512 kernel's dense blocks).
+        let dense =
+          Array(String(repeating: "é", count: 40).utf8.prefix(offset & ~1)) + Array(unit.utf8)
+          + filler + filler
+        Self.expectEveryLevelFoldsAlike(dense, table: table, "\(locale) \(unit) after é")
+      }
+    }
+  }
+
   /// Text made mostly of two- and three-byte scalars, with short ASCII runs
   /// that shift them across the 64-byte blocks (a lead in a block's last
   /// lanes, a block of non-ASCII letters only), and now and then a byte the
@@ -134,6 +165,7 @@ struct FoldFastPathTests {
     arguments: [
       (21, FoldProfile.foundation), (22, .foundation), (23, .collation),
       (24, .collation(locale: "da")), (25, .collation(locale: "tr")),
+      (26, .collation(locale: "hu")), (27, .collation(locale: "sv")),
     ] as [(UInt64, FoldProfile)])
   func denseTextFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
@@ -170,6 +202,7 @@ struct FoldFastPathTests {
     arguments: [
       (31, FoldProfile.foundation), (32, .foundation), (33, .collation),
       (34, .collation(locale: "da")), (35, .collation(locale: "tr")),
+      (36, .collation(locale: "es")), (37, .collation(locale: "cs")),
     ] as [(UInt64, FoldProfile)])
   func sparseTextFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
@@ -196,6 +229,7 @@ struct FoldFastPathTests {
     arguments: [
       (11, FoldProfile.foundation), (12, .foundation), (13, .collation),
       (14, .collation(locale: "da")), (15, .collation(locale: "tr")),
+      (16, .collation(locale: "cy")), (17, .collation(locale: "vi")),
     ] as [(UInt64, FoldProfile)])
   func everyLevelFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)

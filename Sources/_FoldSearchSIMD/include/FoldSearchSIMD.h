@@ -356,6 +356,16 @@ typedef struct {
   const uint32_t *pair_folds;
   const uint8_t *pair_bytes;
   int32_t pair_shift;
+  /// The ASCII bytes that start a contraction (Danish "aa", Czech "ch",
+  /// Swedish a + U+0308, Spanish n + U+0303: a tailoring's letters), and
+  /// the ASCII bytes that continue one, as two 16-byte tables for a
+  /// nibble lookup (byte b is in a set when bit b >> 4 of entry b & 15 is
+  /// set): 32 bytes, starters first; NULL when no ASCII byte starts a
+  /// contraction. The vector path then stops at a starter that an ASCII
+  /// continuation or a non-ASCII byte follows, and the scalar part folds
+  /// it. Read at FSSIMD_LEVEL_AVX2 and above (byte shuffles);
+  /// fssimd_fold_run at a lower level returns at once when it is set.
+  const uint8_t *ascii_contraction_nibbles;
   int64_t i;  ///< input position (updated)
   int64_t o;  ///< output position (updated)
   fssimd_fold_note *notes;
@@ -371,7 +381,8 @@ typedef struct {
 /// bytes; at FSSIMD_LEVEL_AVX512, blocks dense with them are folded in the
 /// vector from the lanes), a contraction starter when a BMP scalar that
 /// continues no contraction follows it, and a contraction of two scalars
-/// from `pair_keys`. It appends each map note the
+/// from `pair_keys` (ASCII starters included, at FSSIMD_LEVEL_AVX2 and
+/// above: `ascii_contraction_nibbles`). It appends each map note the
 /// fold loop would: after an ignorable scalar (o, i after it); at an atomic
 /// fold, its start (flagged) and its end; after a fold of another length
 /// than the scalar's, its end. Returns when fewer than one vector of input
@@ -393,7 +404,9 @@ typedef struct {
 /// <= 4), to a two-stage table whose entries for U+0080...U+FFFF are
 /// readable with their pool bytes, to 1024 continuation words and, at
 /// FSSIMD_LEVEL_AVX512, to the lanes fssimd_fold_lanes made from the same
-/// tables; `notes` points to `note_capacity` >= 2 writable slots,
+/// tables; `ascii_contraction_nibbles` is NULL or points to 32 readable
+/// bytes, and the stage-two entries of U+0000...U+007F are readable too
+/// when it is set; `notes` points to `note_capacity` >= 2 writable slots,
 /// note_count <= note_capacity; `level` as for fssimd_find_short_collect.
 void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
