@@ -233,6 +233,17 @@ struct MatchScanner {
     guard let table else { return upper }
     if endsWhereItIs(lower, upper) { return upper }
     var end = known ?? contentEnd(lower, upper, table: table)
+    // `usearch` looks for the first cluster boundary after the start of the
+    // match's last collation element; when that element is a contraction
+    // whose scalars straddle a boundary (Welsh "ff"), it finds one inside
+    // the contraction and takes the next element's start instead: the
+    // match ends at `upper`, over all the ignorables (text "ff\u{AD}",
+    // query "ff", collation:cy: [0,4); "ab\u{AD}", "ab": [0,2)).
+    if end < upper && endsWithStraddlingContraction(lower, contentEnd: end, table: table) {
+      return isClusterBoundary(upper)
+        || allowsEndInsideCluster(at: upper, table: table, nextSpansSegment: nextSpansSegment)
+        ? upper : nil
+    }
     while end < upper && !isClusterBoundary(end) {
       let b0 = original[end]
       end += b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 1
@@ -241,6 +252,38 @@ struct MatchScanner {
     return isClusterBoundary(upper)
       || allowsEndInsideCluster(at: upper, table: table, nextSpansSegment: nextSpansSegment)
       ? upper : nil
+  }
+
+  /// Whether the match `lower..<end` (its content, without the ignorables
+  /// after it) ends with a contraction of the profile whose scalars
+  /// straddle a grapheme-cluster boundary: its units parsed from `lower` as
+  /// the fold parses them (a contraction is one unit, longest first).
+  ///
+  /// - Complexity: O(1) unless the last scalar may continue a contraction;
+  ///   then O(`end - lower`).
+  func endsWithStraddlingContraction(_ lower: Int, contentEnd end: Int, table: FoldTable) -> Bool {
+    guard !table.contractions.isEmpty, end > lower,
+      table.mayContinueContraction(at: scalarStart(endingAt: end), in: original)
+    else { return false }
+    var i = lower
+    var unitStart = lower
+    while i < end {
+      unitStart = i
+      guard let (value, length) = scalarAndLength(at: i) else { return false }
+      i += length
+      if table.entry(value).isContractionStarter,
+        let (_, after) = table.contraction(first: value, continuingAt: i, in: original)
+      {
+        i = after
+      }
+    }
+    guard i == end, let (_, firstLength) = scalarAndLength(at: unitStart) else { return false }
+    var y = unitStart + firstLength
+    while y < end, let (_, length) = scalarAndLength(at: y) {
+      if isClusterBoundary(y) { return true }
+      y += length
+    }
+    return false
   }
 
   /// The end of `lower..<upper` without the ignorable scalars that end it.
