@@ -370,6 +370,7 @@ import _FoldSearchTestSupport
   /// Seeded differential run against usearch: no unexplained disagreement.
   @Test(arguments: [
     (UInt64(20_261_129), ""), (7, "da"), (8, "sv"), (9, "es"), (10, "th"), (11, "vi"),
+    (12, "cy"), (13, "hu"),
   ])
   func differential(seed: UInt64, locale: String) {
     print("collation differential: seed \(seed), locale '\(locale)'")
