@@ -266,7 +266,7 @@ package enum CollationFold {
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
       impliedOptions: normalizes(locale: locale)
         ? [._graphemeStart, ._clusterEnd, ._normalizedSegments] : [._graphemeStart, ._clusterEnd],
-      contractions: contractionFolds)
+      contractions: contractionFolds, collationLocale: locale)
     return Folds(folds: folds, table: table)
   }
 
@@ -313,6 +313,14 @@ package enum CollationFold {
   }
 
   /// The primary weights ICU gives a whole string (contractions applied).
+  /// Whether `scalars` collate as exactly one collation element at primary
+  /// strength: one primary, short enough for one element (a long primary,
+  /// whose low 16 bits are set, takes a continuation element: Danish "aa").
+  package static func isSingleElement(_ scalars: [Unicode.Scalar], locale: String) -> Bool {
+    let weights = primaries(of: String(String.UnicodeScalarView(scalars)), locale: locale)
+    return weights.count == 1 && weights[0] & 0xFFFF == 0
+  }
+
   package static func primaries(of string: String, locale: String) -> [UInt32] {
     let scalars = string.unicodeScalars.map(\.value)
     var out = [UInt32](repeating: 0, count: scalars.count * 20 + 8)

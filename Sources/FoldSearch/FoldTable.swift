@@ -153,6 +153,10 @@ package final class FoldTable: Sendable {
   /// find-in-page) requires (it lets a match end inside a cluster: "क" is
   /// found in "कि", "ᅡ" is not found in "하"); none for `foundation`.
   package let impliedOptions: SearchOptions
+  /// The collation locale this table was built from ("" for root), for
+  /// questions the fold does not answer (how many collation elements a
+  /// contraction has); nil for the `foundation` profile.
+  package let collationLocale: String?
 
   /// Builds a table from a per-scalar rule.
   ///
@@ -170,12 +174,15 @@ package final class FoldTable: Sendable {
   ///     those entries are then written arithmetically instead of asking
   ///     `rule` and pooling each fold. They were two thirds of the `foundation`
   ///     table's construction, which every process pays on its first fold.
+  ///   - collationLocale: the collation locale the table was built from
+  ///     ("" for root), nil for the `foundation` profile.
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
     impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:],
-    syllablesFoldToJamo: Bool = false
+    syllablesFoldToJamo: Bool = false, collationLocale: String? = nil
   ) {
     self.impliedOptions = impliedOptions
+    self.collationLocale = collationLocale
     var starters: [UInt32: [Contraction]] = [:]
     var continuations = Set<UInt32>()
     for (scalars, folded) in contractions where scalars.count >= 2 {

@@ -256,8 +256,9 @@ struct MatchScanner {
 
   /// Whether the match `lower..<end` (its content, without the ignorables
   /// after it) ends with a contraction of the profile whose scalars
-  /// straddle a grapheme-cluster boundary: its units parsed from `lower` as
-  /// the fold parses them (a contraction is one unit, longest first).
+  /// straddle a grapheme-cluster boundary and that collates as one
+  /// collation element: its units parsed from `lower` as the fold parses
+  /// them (a contraction is one unit, longest first).
   ///
   /// - Complexity: O(1) unless the last scalar may continue a contraction;
   ///   then O(`end - lower`).
@@ -279,14 +280,29 @@ struct MatchScanner {
     }
     guard i == end, let (_, firstLength) = scalarAndLength(at: unitStart) else { return false }
     var y = unitStart + firstLength
+    var straddles = false
     while y < end, let (_, length) = scalarAndLength(at: y) {
-      if isClusterBoundary(y) { return true }
+      if isClusterBoundary(y) {
+        straddles = true
+        break
+      }
       y += length
     }
-    return false
+    // Only a contraction of one collation element: the last element of one
+    // of several (a Thai prevowel and its consonant sort as two; Danish "aa"
+    // has a long primary, two elements) is empty at its end, and `usearch`
+    // ends the match there.
+    guard straddles, let locale = table.collationLocale else { return false }
+    return CollationFold.isSingleElement(
+      Array(String(decoding: original[unitStart..<end], as: UTF8.self).unicodeScalars),
+      locale: locale)
   }
 
-  /// The end of `lower..<upper` without the ignorable scalars that end it.
+  /// The end of `lower..<upper` without the ignorable scalars that end it
+  /// (but with those of a contraction that ends it).
+  ///
+  /// - Complexity: O(ignorables at the end), or O(`upper - lower`) when one
+  ///   of them may continue a contraction.
   func contentEnd(_ lower: Int, _ upper: Int, table: FoldTable) -> Int {
     // Only well-formed scalars can be ignorable: a candidate must decode,
     // from at most three continuation bytes back, to exactly the bytes
@@ -299,6 +315,28 @@ struct MatchScanner {
         start + Self.utf8Length(value) == trimmed, table.entry(value).isIgnorable
       else { break }
       trimmed = start
+    }
+    // An ignorable scalar that continues a contraction of the match's last
+    // unit (и + U+0306 is й) belongs to the content: the units decide, as
+    // the fold parses them from `lower`.
+    if trimmed < upper && !table.contractions.isEmpty
+      && table.mayContinueContraction(at: trimmed, in: original)
+    {
+      var i = lower
+      var end = lower
+      while i < upper, let (value, length) = scalarAndLength(at: i) {
+        var next = i + length
+        var weighted = !table.entry(value).isIgnorable
+        if table.entry(value).isContractionStarter,
+          let (_, after) = table.contraction(first: value, continuingAt: next, in: original)
+        {
+          next = after
+          weighted = true
+        }
+        if weighted && next <= upper { end = next }
+        i = next
+      }
+      return max(end, trimmed)
     }
     return trimmed
   }
