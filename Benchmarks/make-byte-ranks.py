@@ -6,7 +6,11 @@ needle, the two needle bytes least likely to occur in typical folded text.
 "Likely" comes from a static table measured here, in the spirit of the memchr
 crate's `rarebytes` heuristic, but on this project's own data: the UTF-8 bytes
 of Corpus/sample/*.txt after an approximation of FoldSearch's fold (Python's
-str.casefold, NFD, combining marks removed, NFC again).
+str.casefold, NFD, combining marks removed). The fold's output is not
+recomposed: Hangul syllables stay conjoining jamo (E1 84..87 xx), as the
+fold writes them. (An earlier version composed the result to NFC again, which
+ranked the jamo lead E1 among the rarest bytes: a Korean needle's pair was
+E1 and E1, a candidate at almost every syllable of Korean text.)
 
 Each file is weighted equally (so the 18 languages count the same whatever
 their byte length), byte counts are turned into a rank 0...255 (0 = rarest,
@@ -26,8 +30,7 @@ OUTPUT = os.path.join(ROOT, "Sources", "_FoldSearchBytes", "ByteFrequencyRank.sw
 
 def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFD", text.casefold())
-    stripped = "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
-    return unicodedata.normalize("NFC", stripped)
+    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
 
 
 def main() -> None:
