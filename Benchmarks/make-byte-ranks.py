@@ -52,7 +52,7 @@ def main() -> None:
         rank[b] = r
     rows = []
     for row in range(0, 256, 16):
-        cells = ", ".join(f"{rank[b]:3d}" for b in range(row, row + 16))
+        cells = ", ".join(str(rank[b]) for b in range(row, row + 16))
         rows.append(f"    {cells},  // 0x{row:02X}")
     names = ", ".join(os.path.basename(p) for p in files)
     top = ", ".join(f"0x{b:02X}" for b in reversed(order[-8:]))

@@ -237,6 +237,7 @@ package enum CollationFold {
     // å) folds to its own primaries' spellings. Units starting with a
     // noncharacter (ICU's internal markers) never occur in text.
     var contractionFolds: [[UInt32]: [Unicode.Scalar]] = [:]
+    var singleElements: Set<[UInt32]> = []
     for unit in contractions(locale: locale) where unit.count >= 2 {
       let values = unit.map(\.value)
       guard !isSynthetic(values[0]) else { continue }
@@ -248,6 +249,10 @@ package enum CollationFold {
       if weights == separately { continue }
       let spelled = spell(weights)
       contractionFolds[values] = spelled
+      // One collation element: one primary, short enough for one element
+      // (a long primary, whose low 16 bits are set, takes a continuation
+      // element: Danish "aa").
+      if weights.count == 1 && weights[0] & 0xFFFF == 0 { singleElements.insert(values) }
     }
     // The noncharacters used as spellings must not fold to themselves from
     // text: give the unused ones their own primaries (they are identity) and
@@ -266,7 +271,7 @@ package enum CollationFold {
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
       impliedOptions: normalizes(locale: locale)
         ? [._graphemeStart, ._clusterEnd, ._normalizedSegments] : [._graphemeStart, ._clusterEnd],
-      contractions: contractionFolds, collationLocale: locale)
+      contractions: contractionFolds, singleElementContractions: singleElements)
     return Folds(folds: folds, table: table)
   }
 
@@ -313,14 +318,6 @@ package enum CollationFold {
   }
 
   /// The primary weights ICU gives a whole string (contractions applied).
-  /// Whether `scalars` collate as exactly one collation element at primary
-  /// strength: one primary, short enough for one element (a long primary,
-  /// whose low 16 bits are set, takes a continuation element: Danish "aa").
-  package static func isSingleElement(_ scalars: [Unicode.Scalar], locale: String) -> Bool {
-    let weights = primaries(of: String(String.UnicodeScalarView(scalars)), locale: locale)
-    return weights.count == 1 && weights[0] & 0xFFFF == 0
-  }
-
   package static func primaries(of string: String, locale: String) -> [UInt32] {
     let scalars = string.unicodeScalars.map(\.value)
     var out = [UInt32](repeating: 0, count: scalars.count * 20 + 8)

@@ -25,6 +25,8 @@ package struct ContractionIndex: @unchecked Sendable {
     var foldedStart: Int32
     var foldedCount: Int32
     var isAtomic: Bool
+    /// ``FoldTable/Contraction/isSingleElement``.
+    package var isSingleElement: Bool
   }
 
   // SAFETY (the buffers): allocated in `init`, fully written before it
@@ -92,7 +94,7 @@ package struct ContractionIndex: @unchecked Sendable {
           Unit(
             restStart: Int32(rest.count), restCount: Int32(contraction.rest.count - 1),
             foldedStart: Int32(bytes.count), foldedCount: Int32(contraction.folded.count),
-            isAtomic: contraction.isAtomic))
+            isAtomic: contraction.isAtomic, isSingleElement: contraction.isSingleElement))
         rest += contraction.rest.dropFirst()
         bytes += contraction.folded
       }

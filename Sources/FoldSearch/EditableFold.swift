@@ -110,6 +110,7 @@ struct EditableFold: Sendable {
     guard !edits.isEmpty else { return 0 }
     var lastMiddleEnd = 0
     let oldMap = map
+    let oldFolded = folded
     var textPieces: [Piece] = []
     var clusters: [(range: Range<Int>, middle: [UInt8], folded: Range<Int>, local: [UInt8])] = []
     var foldedPieces: [Piece] = []
@@ -174,13 +175,13 @@ struct EditableFold: Sendable {
           i += 1
         } while i < edits.count && safeStart(of: edits[i], in: old, notBefore: end) <= end
 
-        let foldedStart = oldMap.foldedOffset(ofOriginal: start)
+        let foldedStart = oldMap.foldedOffset(ofOriginal: start, in: oldFolded)
         copyUnchanged(to: start, foldedEnd: foldedStart)
         let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
         for entry in local.map.entries {
           builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
         }
-        let foldedEnd = oldMap.foldedOffset(ofOriginal: end)
+        let foldedEnd = oldMap.foldedOffset(ofOriginal: end, in: oldFolded)
         textPieces.append(.new(middle))
         clusters.append((start..<end, middle, foldedStart..<foldedEnd, local.folded))
         foldedPieces.append(.new(local.folded))

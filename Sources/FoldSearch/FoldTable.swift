@@ -63,6 +63,10 @@ package final class FoldTable: Sendable {
     package var folded: [UInt8]
     /// The fold has more than one scalar.
     package var isAtomic: Bool
+    /// The unit collates as one collation element (Welsh "ff"), not as
+    /// several (a Thai prevowel and its consonant; Danish "aa", whose long
+    /// primary takes two): where a match's end may go after it.
+    package var isSingleElement: Bool
   }
 
   /// The table of the default (`foundation`) profile: ``FoldRule``.
@@ -153,11 +157,6 @@ package final class FoldTable: Sendable {
   /// find-in-page) requires (it lets a match end inside a cluster: "क" is
   /// found in "कि", "ᅡ" is not found in "하"); none for `foundation`.
   package let impliedOptions: SearchOptions
-  /// The collation locale this table was built from ("" for root), for
-  /// questions the fold does not answer (how many collation elements a
-  /// contraction has); nil for the `foundation` profile.
-  package let collationLocale: String?
-
   /// Builds a table from a per-scalar rule.
   ///
   /// - Parameters:
@@ -174,15 +173,14 @@ package final class FoldTable: Sendable {
   ///     those entries are then written arithmetically instead of asking
   ///     `rule` and pooling each fold. They were two thirds of the `foundation`
   ///     table's construction, which every process pays on its first fold.
-  ///   - collationLocale: the collation locale the table was built from
-  ///     ("" for root), nil for the `foundation` profile.
+  ///   - singleElementContractions: the contractions that collate as one
+  ///     collation element (``Contraction/isSingleElement``).
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
     impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:],
-    syllablesFoldToJamo: Bool = false, collationLocale: String? = nil
+    syllablesFoldToJamo: Bool = false, singleElementContractions: Set<[UInt32]> = []
   ) {
     self.impliedOptions = impliedOptions
-    self.collationLocale = collationLocale
     var starters: [UInt32: [Contraction]] = [:]
     var continuations = Set<UInt32>()
     for (scalars, folded) in contractions where scalars.count >= 2 {
@@ -193,7 +191,8 @@ package final class FoldTable: Sendable {
       starters[scalars[0], default: []].append(
         Contraction(
           rest: Array(scalars.dropFirst()), folded: UnicodeData.utf8(folded),
-          isAtomic: folded.count > 1))
+          isAtomic: folded.count > 1,
+          isSingleElement: singleElementContractions.contains(scalars)))
       continuations.formUnion(scalars.dropFirst())
     }
     for key in starters.keys { starters[key]!.sort { $0.rest.count > $1.rest.count } }
@@ -352,7 +351,7 @@ package final class FoldTable: Sendable {
       nibbles.initialize(repeating: 0)
       for b in asciiStarterBytes { nibbles[Int(b & 15)] |= 1 << (b >> 4) }
       for b in 0..<128 where self.continuationBits[b >> 6] >> UInt64(b & 63) & 1 != 0 {
-        nibbles[16 + b & 15] |= 1 << (b >> 4)
+        nibbles[16 + (b & 15)] |= 1 << (b >> 4)
       }
       self.asciiContractionNibbles = nibbles
     }
@@ -493,6 +492,38 @@ package final class FoldTable: Sendable {
       return false
     }
     return continuations.contains(value)
+  }
+
+  /// Whether `offset` (a scalar start in `bytes`) lies between units of
+  /// the fold, not inside a contraction: the units parsed as the fold
+  /// parses them (longest contraction first), from the last scalar before
+  /// `offset` that can continue none (which starts a unit).
+  ///
+  /// - Complexity: O(1) unless the scalar at `offset` may continue a
+  ///   contraction; then O(the run of such scalars before it).
+  package func isUnitBoundary(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard offset > 0, offset < bytes.count, mayContinueContraction(at: offset, in: bytes) else {
+      return true
+    }
+    var start = offset
+    repeat {
+      start -= 1
+      while start > 0 && bytes[start] & 0xC0 == 0x80 && offset - start < 4 { start -= 1 }
+    } while start > 0 && mayContinueContraction(at: start, in: bytes)
+    var i = start
+    while i < offset {
+      guard let value = WordBoundary.scalar(at: i, in: bytes) else {
+        i += 1  // ill-formed bytes continue no contraction
+        continue
+      }
+      i += MatchScanner.utf8Length(value)
+      if entry(value).isContractionStarter,
+        let (_, after) = contraction(first: value, continuingAt: i, in: bytes)
+      {
+        i = after
+      }
+    }
+    return i == offset
   }
 
   /// Whether `byte` leads the UTF-8 of some contraction's second scalar.

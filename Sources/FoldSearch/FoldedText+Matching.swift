@@ -292,7 +292,7 @@ extension FoldedText {
         // Occurrences of a whole well-formed scalar's bytes always decode as
         // that scalar: its lead byte can never be taken as a continuation.
         ByteSearcher(needle: spelling).forEachOccurrence(in: original, from: 0) { start in
-          let restStart = map.foldedOffset(ofOriginal: start + spelling.count)
+          let restStart = map.foldedOffset(ofOriginal: start + spelling.count, in: folded)
           let restEnd = restStart + rest.count
           if restEnd <= folded.count,
             rest.isEmpty || folded[restStart..<restEnd].elementsEqual(rest),

@@ -6,8 +6,11 @@ extension FoldedText {
   ///
   /// With no options and no range this is ``byteRanges(of:)``. A `range`
   /// limits the search as if the text were only that range (a match never
-  /// crosses its ends); its bounds are clamped to the text and rounded down
-  /// to scalar boundaries.
+  /// crosses its ends, which are the ends of words and clusters for the
+  /// filters); its bounds are clamped to the text and rounded down to
+  /// scalar boundaries. One exception: a bound inside a contraction of a
+  /// collation profile, as the whole text folds ("fff" in Welsh is "ff"
+  /// then "f"), does not split it: the contraction is outside the range.
   ///
   /// ```swift
   /// let text = FoldedText("VPN, Avpx, vpn")

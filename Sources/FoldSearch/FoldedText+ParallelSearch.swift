@@ -80,7 +80,7 @@ extension FoldedText {
     nonisolated(unsafe) let bytes = haystack
     // Where the search resumes after a match: its end, in folded bytes.
     func resume(after match: Range<Int>) -> Int {
-      map.foldedOffset(ofOriginal: match.upperBound - shift)
+      map.foldedOffset(ofOriginal: match.upperBound - shift, in: bytes)
     }
     return searchInPieces(
       cuts: (0...threads).map { $0 * n / threads }, overlapping: overlapping,

@@ -17,7 +17,10 @@ import _FoldSearchSIMD
 /// It works on plain buffers so that ``FindSession`` can search its own,
 /// incrementally patched, storage.
 struct MatchScanner {
-  /// The original UTF-8 bytes.
+  /// The original UTF-8 bytes up to the window's end: a search inside a
+  /// window sees the text as if it ended there (``FoldedText/byteRanges(of:options:in:)``),
+  /// so a match's end rules and filters find the text's end at the
+  /// window's end, not the marks, ignorables or letters after it.
   let original: UnsafeBufferPointer<UInt8>
   /// The folded bytes.
   let folded: UnsafeBufferPointer<UInt8>
@@ -35,10 +38,42 @@ struct MatchScanner {
   /// `_clusterEnd`.
   var table: FoldTable? = nil
 
-  /// The folded counterpart of ``window``.
+  /// A scanner of the `window` of `original`, whose folded bytes and map
+  /// are `folded` and `map`.
+  ///
+  /// - Precondition: `window` lies inside `original`.
+  init(
+    original: UnsafeBufferPointer<UInt8>, folded: UnsafeBufferPointer<UInt8>, map: OffsetMap,
+    options: SearchOptions, window: Range<Int>, isGraphemeBoundary: @escaping (Int) -> Bool,
+    table: FoldTable? = nil
+  ) {
+    self.original = UnsafeBufferPointer(rebasing: original[..<window.upperBound])
+    self.windowEndsInsideUnit =
+      table.map { !$0.isUnitBoundary(window.upperBound, in: original) }
+      ?? false
+    self.folded = folded
+    self.map = map
+    self.options = options
+    self.window = window
+    self.isGraphemeBoundary = isGraphemeBoundary
+    self.table = table
+  }
+
+  /// The window's end lies inside a contraction of the profile (as the
+  /// whole text's fold parses it): the contraction is not in the window.
+  let windowEndsInsideUnit: Bool
+
+  /// The folded counterpart of ``window``: its end rounded down to the
+  /// start of a contraction it ends inside, else up to the end of a
+  /// folded scalar (``OffsetMap/foldedOffset(ofOriginal:in:)``).
   var foldedWindow: Range<Int> {
-    map.foldedOffset(
-      ofOriginal: window.lowerBound)..<map.foldedOffset(ofOriginal: window.upperBound)
+    let lower = map.foldedOffset(ofOriginal: window.lowerBound, in: folded)
+    let upper =
+      windowEndsInsideUnit
+      ? map.foldedOffset(ofOriginal: window.upperBound)
+      : map.foldedOffset(ofOriginal: window.upperBound, in: folded)
+    // (A window inside one contraction holds none of the folded text.)
+    return lower..<max(lower, upper)
   }
 
   /// The grapheme-boundary test `options` need over `original` (bytes that
@@ -63,9 +98,13 @@ struct MatchScanner {
     return boundaries.isBoundary
   }
 
-  /// Whether a candidate's original range passes the option filters.
+  /// Whether a candidate's original range passes the option filters. The
+  /// window's ends are the text's: a word and a cluster start at its start
+  /// and end at its end.
   func passes(_ range: Range<Int>) -> Bool {
-    if options.needsWordStart && !WordBoundary.isBoundary(range.lowerBound, in: original) {
+    if options.needsWordStart && range.lowerBound != window.lowerBound
+      && !WordBoundary.isBoundary(range.lowerBound, in: original)
+    {
       return false
     }
     if options.contains(.wholeWords) && !WordBoundary.isBoundary(range.upperBound, in: original) {
@@ -84,10 +123,10 @@ struct MatchScanner {
 
   /// Whether original offset `i` is a grapheme-cluster boundary: decided
   /// from the two scalars around it when that is certain (the common case),
-  /// else by ``isGraphemeBoundary``.
+  /// else by ``isGraphemeBoundary``. The window's ends are boundaries.
   @inline(__always)
   func isClusterBoundary(_ i: Int) -> Bool {
-    Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i)
+    i == window.lowerBound || (Self.quickGraphemeBoundary(i, in: original) ?? isGraphemeBoundary(i))
   }
 
   /// Whether `i` is a grapheme-cluster boundary of `bytes`, when the scalar
@@ -268,34 +307,32 @@ struct MatchScanner {
     else { return false }
     var i = lower
     var unitStart = lower
+    var lastUnit: ContractionIndex.Unit? = nil
     while i < end {
       unitStart = i
+      lastUnit = nil
       guard let (value, length) = scalarAndLength(at: i) else { return false }
       i += length
       if table.entry(value).isContractionStarter,
-        let (_, after) = table.contraction(first: value, continuingAt: i, in: original)
+        let (unit, after) = table.contraction(first: value, continuingAt: i, in: original)
       {
         i = after
+        lastUnit = unit
       }
-    }
-    guard i == end, let (_, firstLength) = scalarAndLength(at: unitStart) else { return false }
-    var y = unitStart + firstLength
-    var straddles = false
-    while y < end, let (_, length) = scalarAndLength(at: y) {
-      if isClusterBoundary(y) {
-        straddles = true
-        break
-      }
-      y += length
     }
     // Only a contraction of one collation element: the last element of one
     // of several (a Thai prevowel and its consonant sort as two; Danish "aa"
     // has a long primary, two elements) is empty at its end, and `usearch`
     // ends the match there.
-    guard straddles, let locale = table.collationLocale else { return false }
-    return CollationFold.isSingleElement(
-      Array(String(decoding: original[unitStart..<end], as: UTF8.self).unicodeScalars),
-      locale: locale)
+    guard i == end, let lastUnit, lastUnit.isSingleElement,
+      let (_, firstLength) = scalarAndLength(at: unitStart)
+    else { return false }
+    var y = unitStart + firstLength
+    while y < end, let (_, length) = scalarAndLength(at: y) {
+      if isClusterBoundary(y) { return true }
+      y += length
+    }
+    return false
   }
 
   /// The end of `lower..<upper` without the ignorable scalars that end it
@@ -380,10 +417,12 @@ struct MatchScanner {
     var limit = foldedWindow.upperBound
     if let startsBefore {
       limit = min(
-        limit, map.foldedOffset(ofOriginal: min(startsBefore, window.upperBound)) + needle.count - 1
+        limit,
+        map.foldedOffset(ofOriginal: min(startsBefore, window.upperBound), in: folded)
+          + needle.count - 1
       )
     }
-    let start = map.foldedOffset(ofOriginal: max(from, window.lowerBound))
+    let start = map.foldedOffset(ofOriginal: max(from, window.lowerBound), in: folded)
     guard !needle.isEmpty, start + needle.count <= limit else { return }
     let haystack = UnsafeBufferPointer(rebasing: folded[0..<limit])
     var cursor = OffsetMap.Cursor()
@@ -538,7 +577,7 @@ struct MatchScanner {
     for spelling in mark.ignorableSpellings {
       ByteSearcher(needle: spelling).forEachOccurrence(in: windowBytes, from: window.lowerBound) {
         offset in
-        let restStart = map.foldedOffset(ofOriginal: offset + spelling.count)
+        let restStart = map.foldedOffset(ofOriginal: offset + spelling.count, in: folded)
         let restEnd = restStart + rest.count
         if restEnd <= limit,
           rest.isEmpty || folded[restStart..<restEnd].elementsEqual(rest),

@@ -702,6 +702,26 @@ package struct OffsetMap: Sendable {
     }
   }
 
+  /// ``foldedOffset(ofOriginal:)``, exact where the map alone is not: the
+  /// end of a scalar whose fold is one longer scalar (Ⱥ → ⱥ, two bytes to
+  /// three; Welsh "ff" → one three-byte scalar) followed by ignorables has
+  /// no entry of its own (the one after the ignorables replaced it), so
+  /// the map's interpolation lands inside the folded scalar; the answer is
+  /// its end, where the folded bytes' next scalar starts. (A source-scalar
+  /// boundary never maps strictly inside a folded scalar.)
+  ///
+  /// - Precondition: as ``foldedOffset(ofOriginal:)``; `folded` is the
+  ///   folded text this map describes.
+  package func foldedOffset<Folded: RandomAccessCollection<UInt8>>(
+    ofOriginal position: Int, in folded: Folded
+  ) -> Int where Folded.Index == Int {
+    var offset = foldedOffset(ofOriginal: position)
+    while offset > folded.startIndex, offset < folded.endIndex, folded[offset] & 0xC0 == 0x80 {
+      offset += 1
+    }
+    return offset
+  }
+
   /// Walks block entries encoded in `bytes[i..<end]` after `entry` up to the
   /// last one at or before `position`: that entry, where the next is
   /// encoded, and the next's folded position (nil at the block's end).

@@ -178,6 +178,31 @@ struct FindSessionTests {
     #expect(refinements > 100)
   }
 
+  /// An edit right after a scalar whose fold is one longer scalar (Ⱥ → ⱥ,
+  /// Welsh "ff" → one three-byte scalar) and before ignorables: the old
+  /// fold was copied up to the middle of that folded scalar (the map's
+  /// position for the scalar's end was interpolated: its own entry is the
+  /// one after the ignorables), so the patched fold lost a byte.
+  @Test(
+    "An edit after a lengthened fold before ignorables",
+    arguments: [
+      (FoldProfile.foundation, "\u{23A}\u{301}\u{AD}x", 2),
+      (.collation(locale: "cy"), "ff\u{AD}x", 2),
+      (.collation(locale: "cy"), "ff\u{AD}\u{AD}x", 2),
+    ])
+  func editAfterLengthenedFold(profile: FoldProfile, text: String, offset: Int) {
+    var session = FindSession(text: text, profile: profile)
+    session.query = "x"
+    let index = text.utf8.index(text.startIndex, offsetBy: offset)
+    session.replaceSubrange(index..<index, with: "y")
+    let fresh = EditableFold(session.text, table: profile.table)
+    #expect(session.storageForTesting.folded == fresh.folded)
+    #expect(session.storageForTesting.map.entries == fresh.map.entries)
+    #expect(
+      session.matchByteRanges
+        == FoldedText(session.text, profile: profile).byteRanges(of: "x", options: []))
+  }
+
   @Test(
     "Edits keep the session valid: the patched fold equals a fresh one",
     arguments: [FoldProfile.foundation, .collation, .collation(locale: "da")])

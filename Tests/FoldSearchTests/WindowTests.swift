@@ -1,0 +1,66 @@
+// A search inside a window (`byteRanges(of:options:in:)`, a find panel's
+// "in selection") sees the text as if it were only the window: every
+// window of a few texts against a search of the window's bytes alone.
+// The exception is a window end that splits a contraction of the profile
+// as the whole text's fold parses it (Welsh "fff" folds as "ff" + "f"):
+// the fold is the whole text's, so such a window holds the contraction
+// whole or not at all (the README's collation section).
+
+import Testing
+
+@testable import FoldSearch
+
+@Suite struct WindowTests {
+  static let cases: [(profile: FoldProfile, text: String, query: String, options: SearchOptions)] =
+    [
+      // Found by review: a match ending with a contraction before ignorables
+      // that lie past the window's end was lost.
+      (.collation(locale: "cy"), "ff\u{AD}\u{AD}x", "ff", []),
+      (.collation(locale: "cy"), "xff\u{AD}\u{301}\u{AD}", "ff", []),
+      (.collation(locale: "cs"), "ch\u{AD}\u{200B}h", "ch", []),
+      (.collation(locale: "hu"), "dzs\u{AD}\u{AD}", "dzs", []),
+      (.collation(locale: "cy"), "ff\u{301}\u{AD}\u{301}", "ff", []),
+      (.collation(locale: "cy"), "fff\u{AD}", "ff", []),
+      (.collation(locale: "cs"), "cch\u{AD}", "ch", []),
+      (.collation(locale: "hu"), "ddzs\u{AD}", "dzs", []),
+      (.collation(locale: "cy"), "ff\u{AD}f\u{AD}", "f", []),
+      (.collation, "e\u{301}\u{AD}x e", "e", []),
+      (.collation, "\u{915}\u{93F}\u{915}", "\u{915}", []),
+      // A fold one scalar longer than its source (Ⱥ → ⱥ, two bytes to
+      // three) before ignorables: the window's end mapped into the middle
+      // of the folded scalar.
+      (.foundation, "\u{23A}\u{301}\u{302}x\u{23A}", "\u{2C65}", []),
+      (.foundation, "cafe\u{301}s cafe", "cafe", []),
+      (.foundation, "Straße ss", "ss", []),
+      // Word and cluster filters: the window's ends are the text's.
+      (.foundation, "xcafes cafe\u{301}", "cafe", [.wholeWords]),
+      (.foundation, "xcafes cafe\u{301}x", "cafe", [.wordStart]),
+      (.foundation, "e\u{301}xe\u{301}", "e", [.graphemeAligned]),
+      (.collation, "xcafes cafe\u{301}", "cafe", [.wholeWords]),
+      (.collation, "\u{301}e\u{301}x\u{1100}\u{1161}", "\u{1161}", []),
+    ]
+
+  @Test(arguments: cases.indices)
+  func windowSearchesAsItsSubstring(_ index: Int) {
+    let (profile, text, query, options) = Self.cases[index]
+    let whole = FoldedText(text, profile: profile)
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBufferPointer { buffer in
+      for lower in 0...bytes.count {
+        for upper in lower...bytes.count {
+          guard let substring = String(validating: bytes[lower..<upper], as: UTF8.self),
+            profile.table.isUnitBoundary(lower, in: buffer),
+            profile.table.isUnitBoundary(upper, in: buffer)
+          else { continue }
+          let expected = FoldedText(substring, profile: profile).byteRanges(
+            of: query, options: options
+          ).map { $0.lowerBound + lower..<$0.upperBound + lower }
+          #expect(
+            whole.byteRanges(of: query, options: options, in: lower..<upper) == expected,
+            "\(profile) \(options) \(text.unicodeScalars.map { String($0.value, radix: 16) }) \(query) in \(lower)..<\(upper)"
+          )
+        }
+      }
+    }
+  }
+}
