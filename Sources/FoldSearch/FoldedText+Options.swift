@@ -8,9 +8,12 @@ extension FoldedText {
   /// limits the search as if the text were only that range (a match never
   /// crosses its ends, which are the ends of words and clusters for the
   /// filters); its bounds are clamped to the text and rounded down to
-  /// scalar boundaries. One exception: a bound inside a contraction of a
-  /// collation profile, as the whole text folds ("fff" in Welsh is "ff"
-  /// then "f"), does not split it: the contraction is outside the range.
+  /// scalar boundaries. Two exceptions, for bounds that split what the
+  /// whole text makes one unit: a bound inside a contraction of a collation
+  /// profile, as the whole text folds ("fff" in Welsh is "ff" then "f"),
+  /// does not split it (the contraction is outside the range), and a bound
+  /// inside a grapheme cluster leaves the clusters after it as the whole
+  /// text has them (a selection, made of whole `Character`s, never does).
   ///
   /// ```swift
   /// let text = FoldedText("VPN, Avpx, vpn")

@@ -7,6 +7,7 @@
 // whole or not at all (the README's collation section).
 
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
@@ -59,6 +60,56 @@ import Testing
             whole.byteRanges(of: query, options: options, in: lower..<upper) == expected,
             "\(profile) \(options) \(text.unicodeScalars.map { String($0.value, radix: 16) }) \(query) in \(lower)..<\(upper)"
           )
+        }
+      }
+    }
+  }
+
+  /// Random texts of the differential alphabet (marks, contractions,
+  /// expansions, ignorables, Hangul, Indic, emoji), random ranges between
+  /// `Character`s and random options, against a search of the range's
+  /// bytes alone. Each failure names the
+  /// seed and iteration of its case (`foldfuzz --case` reads them).
+  @Test(arguments: [
+    FoldProfile.foundation, .collation, .collation(locale: "th"), .collation(locale: "cy"),
+    .collation(locale: "da"),
+  ])
+  func randomWindowsSearchAsTheirSubstrings(_ profile: FoldProfile) {
+    let generator = DifferentialGenerator(seed: 20_261_204)
+    let optionSets: [SearchOptions] = [[], [.wordStart], [.wholeWords], [.graphemeAligned]]
+    var rng = SplitMix64(seed: 7)
+    var failures = 0
+    for iteration in 0..<2000 where failures < 5 {
+      let testCase = generator.makeCase(at: iteration)
+      let whole = FoldedText(testCase.text, profile: profile)
+      let bytes = Array(testCase.text.utf8)
+      // Range bounds on grapheme-cluster boundaries (a selection's): a
+      // bound inside a cluster sees the whole text's clusters, as the
+      // API's doc says.
+      let starts =
+        testCase.text.indices.map {
+          testCase.text.utf8.distance(from: testCase.text.startIndex, to: $0)
+        } + [bytes.count]
+      bytes.withUnsafeBufferPointer { buffer in
+        for _ in 0..<4 {
+          var lower = starts.randomElement(using: &rng)!
+          var upper = starts.randomElement(using: &rng)!
+          if upper < lower { swap(&lower, &upper) }
+          guard profile.table.isUnitBoundary(lower, in: buffer),
+            profile.table.isUnitBoundary(upper, in: buffer)
+          else { continue }
+          let options = optionSets.randomElement(using: &rng)!
+          let substring = String(decoding: bytes[lower..<upper], as: UTF8.self)
+          let expected = FoldedText(substring, profile: profile).byteRanges(
+            of: testCase.query, options: options
+          ).map { $0.lowerBound + lower..<$0.upperBound + lower }
+          let found = whole.byteRanges(of: testCase.query, options: options, in: lower..<upper)
+          if found != expected {
+            failures += 1
+            Issue.record(
+              "\(profile) \(options) \(testCase) in \(lower)..<\(upper): \(found), alone \(expected)"
+            )
+          }
         }
       }
     }
