@@ -36,6 +36,9 @@ import _FoldSearchSIMD
 /// 11. The search in pieces on several threads (that of a text of 8 MiB and
 ///    more, here forced on 2–7 pieces) gives the sequential ranges, also
 ///    with search options (the scanner's pieces).
+/// 12. On well-formed text, a search in a range between `Character`s that
+///    splits no contraction finds what a search of the range's bytes alone
+///    finds.
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -115,6 +118,9 @@ enum FoldedTextHarness {
         scannedPieces == scanned,
         "\(options): \(threads) pieces give \(scannedPieces), one \(scanned)", bytes, query)
     }
+
+    // 12: a range is searched as if the text were only that range.
+    if isWellFormed(bytes) { checkRanges(bytes, text: text, query: query, profile: profile) }
 
     // 4: String.Index ranges.
     let matches = text.matches(of: query)
@@ -216,6 +222,38 @@ enum FoldedTextHarness {
   /// only to skip blank queries.
   static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
     scalar.properties.isWhitespace || scalar == "\u{200B}"
+  }
+
+  /// Check 12: two ranges between `Character`s, chosen from the input, that
+  /// split no contraction of the profile: each finds what a search of its
+  /// bytes alone finds (with and without a word filter).
+  static func checkRanges(
+    _ bytes: [UInt8], text: FoldedText, query: String, profile: FoldProfile
+  ) {
+    let string = String(decoding: bytes, as: UTF8.self)
+    let bounds =
+      string.indices.map { string.utf8.distance(from: string.startIndex, to: $0) }
+      + [bytes.count]
+    let pick = bytes.count &* 31 &+ query.utf8.count
+    for k in 0..<2 {
+      var lower = bounds[(pick &+ 7 &* k) % bounds.count]
+      var upper = bounds[(pick / 3 &+ 13 &* k) % bounds.count]
+      if upper < lower { swap(&lower, &upper) }
+      let splits = bytes.withUnsafeBufferPointer {
+        !profile.table.isUnitBoundary(lower, in: $0) || !profile.table.isUnitBoundary(upper, in: $0)
+      }
+      if splits { continue }
+      let options: SearchOptions = k == 0 ? [] : .wholeWords
+      let alone = FoldedText(
+        String(decoding: bytes[lower..<upper], as: UTF8.self), profile: profile
+      )
+      .byteRanges(of: query, options: options).map {
+        $0.lowerBound + lower..<$0.upperBound + lower
+      }
+      let found = text.byteRanges(of: query, options: options, in: lower..<upper)
+      require(
+        found == alone, "\(options) in \(lower)..<\(upper): \(found), alone \(alone)", bytes, query)
+    }
   }
 
   static func isWellFormed(_ bytes: [UInt8]) -> Bool {
