@@ -144,9 +144,14 @@ extension Comparator {
   }
 
   /// D3's trigger: a scalar ≥ U+0510, not itself ignorable, directly followed
-  /// by an ignorable scalar, where there is a case difference: the scalar
+  /// by an ignorable scalar, where there is a case difference (the scalar
   /// changes when case folded, or `otherSide` holds a scalar that does and
-  /// folds to the same.
+  /// folds to the same) or a canonical one: the scalar is canonically
+  /// another single scalar (text "\u{F900}\u{301}", query "\u{8C48}", a
+  /// CJK compatibility ideograph and its unified ideograph: no match in the
+  /// reference, which compares the two literally there; FuzzDifferential,
+  /// seed 20261204. The other way round, the reference decomposes the
+  /// query's U+F900 and agrees).
   static func hasCasedLetterBeforeMark(
     _ pairs: [(Unicode.Scalar, Unicode.Scalar)],
     otherSide: [Unicode.Scalar]
@@ -154,12 +159,21 @@ extension Comparator {
     pairs.contains { scalar, next in
       guard scalar.value >= 0x510, !UnicodeData.isIgnorable(scalar), UnicodeData.isIgnorable(next)
       else { return false }
-      if UnicodeData.changesWhenCaseFolded(scalar) { return true }
+      if UnicodeData.changesWhenCaseFolded(scalar) || singletonDecomposition(scalar) != nil {
+        return true
+      }
       let folded = UnicodeData.caseFold(scalar)
       return otherSide.contains {
         UnicodeData.changesWhenCaseFolded($0) && UnicodeData.caseFold($0) == folded
       }
     }
+  }
+
+  /// The single scalar `scalar` decomposes to canonically, when it is
+  /// another one (the CJK compatibility ideographs, U+2126 OHM SIGN).
+  static func singletonDecomposition(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    let decomposition = UnicodeData.canonicalDecomposition(scalar)
+    return decomposition.count == 1 && decomposition[0] != scalar ? decomposition[0] : nil
   }
 
   /// D3's mechanism met by a query that starts with a mark: the reference

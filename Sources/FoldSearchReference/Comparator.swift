@@ -34,7 +34,9 @@ import FoldSearch
 ///    - **D3**: a scalar ≥ U+0510 directly followed by an ignorable scalar
 ///      (in the text, the following scalar may lie just past the region),
 ///      where that scalar changes when case folded or the other side holds a
-///      scalar that does and has the same case fold (a case difference); or a
+///      scalar that does and has the same case fold (a case difference), or
+///      the scalar is canonically another single scalar (a CJK compatibility
+///      ideograph, which the reference then compares literally); or a
 ///      query that starts with a mark where the region holds a mark of a
 ///      cluster whose base is at or above U+0510 (the same mechanism: the
 ///      reference compares such marks literally, so U+0341 ≢ U+0301 there);

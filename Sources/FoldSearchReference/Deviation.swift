@@ -17,7 +17,10 @@ public enum Deviation: String, CaseIterable, Sendable {
   /// surrogate, which the reference compares half by half.
   case d2 = "D2"
   /// D3 — a cased letter at U+0510 or above followed by a mark ("Ա◌́" matches
-  /// "ա"); the reference keeps the marks of such a cluster when it folds it.
+  /// "ա"); the reference keeps the marks of such a cluster when it folds it,
+  /// and compares its base literally (a CJK compatibility ideograph before a
+  /// mark does not match its unified ideograph: "豈◌́", U+F900, and "豈",
+  /// U+8C48).
   case d3 = "D3"
   /// D4 — Unicode data: the engine's folding comes from ICU 72 and is
   /// canonically consistent; the reference's tables are not for 74 scalars and
