@@ -483,6 +483,20 @@ package final class FoldTable: Sendable {
       in: input)
   }
 
+  /// The unit of the fold that starts with the scalar `first`, whose bytes
+  /// end at `next` in `input`: where it ends (after the longest contraction
+  /// that begins with `first` there, else at `next`) and that contraction,
+  /// as the fold parses units.
+  @inline(__always)
+  package func unit(
+    first: UInt32, endingAt next: Int, in input: UnsafeBufferPointer<UInt8>
+  ) -> (end: Int, contraction: ContractionIndex.Unit?) {
+    guard entry(first).isContractionStarter,
+      let (contraction, end) = contraction(first: first, continuingAt: next, in: input)
+    else { return (next, nil) }
+    return (end, contraction)
+  }
+
   /// Whether the scalar starting at `offset` in `bytes` may continue a
   /// contraction (so `offset` may lie inside one).
   package func mayContinueContraction(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>)
@@ -516,12 +530,7 @@ package final class FoldTable: Sendable {
         i += 1  // ill-formed bytes continue no contraction
         continue
       }
-      i += MatchScanner.utf8Length(value)
-      if entry(value).isContractionStarter,
-        let (_, after) = contraction(first: value, continuingAt: i, in: bytes)
-      {
-        i = after
-      }
+      i = unit(first: value, endingAt: i + MatchScanner.utf8Length(value), in: bytes).end
     }
     return i == offset
   }

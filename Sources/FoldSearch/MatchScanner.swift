@@ -310,15 +310,8 @@ struct MatchScanner {
     var lastUnit: ContractionIndex.Unit? = nil
     while i < end {
       unitStart = i
-      lastUnit = nil
       guard let (value, length) = scalarAndLength(at: i) else { return false }
-      i += length
-      if table.entry(value).isContractionStarter,
-        let (unit, after) = table.contraction(first: value, continuingAt: i, in: original)
-      {
-        i = after
-        lastUnit = unit
-      }
+      (i, lastUnit) = table.unit(first: value, endingAt: i + length, in: original)
     }
     // Only a contraction of one collation element: the last element of one
     // of several (a Thai prevowel and its consonant sort as two; Danish "aa"
@@ -362,14 +355,8 @@ struct MatchScanner {
       var i = lower
       var end = lower
       while i < upper, let (value, length) = scalarAndLength(at: i) {
-        var next = i + length
-        var weighted = !table.entry(value).isIgnorable
-        if table.entry(value).isContractionStarter,
-          let (_, after) = table.contraction(first: value, continuingAt: next, in: original)
-        {
-          next = after
-          weighted = true
-        }
+        let (next, contraction) = table.unit(first: value, endingAt: i + length, in: original)
+        let weighted = contraction != nil || !table.entry(value).isIgnorable
         if weighted && next <= upper { end = next }
         i = next
       }
