@@ -41,6 +41,20 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
       let median = times.sorted()[times.count / 2]
       print("fold at level \(fssimd_best_level()): \(Int(Double(input.count) / median / 1e6)) MB/s")
     }
+  case "fold-parallel", "fold-parallel-collation":
+    // The public initializer (on all cores from 8 MiB), nine times: the
+    // parallel fold's steady speed, its pieces, close-up and map merge.
+    let profile: FoldProfile = phase == "fold-parallel" ? .foundation : .collation
+    _ = FoldedText("warm up", profile: profile)  // the table, built once
+    var times: [Double] = []
+    for _ in 0..<9 {
+      let start = ContinuousClock.now
+      let folded = FoldedText(text, profile: profile)
+      times.append(seconds(ContinuousClock.now - start))
+      precondition(folded.originalByteCount == text.utf8.count)
+    }
+    let median = times.sorted()[times.count / 2]
+    print("fold on all cores: \(Int(Double(text.utf8.count) / median / 1e6)) MB/s")
   case "fold-collation":
     _ = FoldedText("warm up", profile: .collation)  // the table, built once
     let folded = probeFoldCollation(text)
@@ -70,7 +84,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-best, fold-best-collation, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
+      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
     )
   }
   exit(0)

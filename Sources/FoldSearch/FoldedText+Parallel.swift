@@ -101,14 +101,16 @@ extension FoldedText {
         let length = fold(
           UnsafeBufferPointer(rebasing: source[bounds[k]..<bounds[k + 1]]),
           into: base + regions[k], table: table, map: &map, invalid: &invalid)
-        map.finish(foldedCount: length, originalCount: bounds[k + 1] - bounds[k])
+        // Merged below, then freed: no shrinking copy.
+        map.finish(
+          foldedCount: length, originalCount: bounds[k + 1] - bounds[k], keepingCapacity: true)
         slots[k] = Piece(length: length, map: map, invalidSequences: invalid)
       }
       let lengths = (0..<threads).map { pieces[$0]!.length }
       initialized = closeUp(base, regions: regions, lengths: lengths)
     }
     var map = OffsetMap()
-    map.reserveCapacity((0..<threads).reduce(0) { $0 + pieces[$1]!.map.count } + threads)
+    map.reserveCapacity(merging: (0..<threads).lazy.map { pieces[$0]!.map })
     var invalid: [InvalidSequence] = []
     var foldedBase = 0
     for k in 0..<threads {

@@ -467,6 +467,20 @@ package struct OffsetMap: Sendable {
     blocks.reserveCapacity(count / Self.blockCapacity + 1)
   }
 
+  /// Reserves room for appending `maps` one after another (each one's
+  /// blocks and encoded bytes, and a few entries re-encoded at each seam),
+  /// so that merging them grows no array and leaves nothing to shrink.
+  package mutating func reserveCapacity(merging maps: some Sequence<OffsetMap>) {
+    var byteCount = bytes.count
+    var blockCount = blocks.count
+    for map in maps {
+      byteCount += map.bytes.count + 4 * Self.maxEncodedLength
+      blockCount += map.blocks.count + 2
+    }
+    bytes.reserveCapacity(byteCount)
+    blocks.reserveCapacity(blockCount)
+  }
+
   @inline(__always)
   private mutating func append(_ entry: Entry) {
     build(entries: 1) { $0.append(entry, blocks: &$1) }
@@ -518,23 +532,27 @@ package struct OffsetMap: Sendable {
       let lastBlock = view.block(containingEntry: lastIndex)
       if b < lastBlock {
         storePending()
-        var copiedLast = view.blocks[b].first
+        // The blocks' bytes in one copy; each block's offsets moved by
+        // where they land.
+        let byteShift = bytes.count - view.blocks[b].byteOffset
+        let entryShift = committed - view.blocks[b].firstEntry
         for c in b..<lastBlock {
           let source = view.blocks[c]
           blocks.append(
-            Block(first: shifted(source.first), byteOffset: bytes.count, firstEntry: committed))
-          let end = view.end(ofBlock: c)
-          bytes.append(
-            contentsOf: UnsafeBufferPointer(rebasing: view.bytes[source.byteOffset..<end]))
-          committed += view.blocks[c + 1].firstEntry - source.firstEntry
-          if c == lastBlock - 1 {
-            copiedLast =
-              Self.walk(
-                from: source.first, at: source.byteOffset, end: end, in: view.bytes, to: .max
-              )
-              .entry
-          }
+            Block(
+              first: shifted(source.first), byteOffset: source.byteOffset + byteShift,
+              firstEntry: source.firstEntry + entryShift))
         }
+        let lastSource = view.blocks[lastBlock - 1]
+        let end = view.end(ofBlock: lastBlock - 1)
+        bytes.append(
+          contentsOf: UnsafeBufferPointer(rebasing: view.bytes[view.blocks[b].byteOffset..<end]))
+        committed = view.blocks[lastBlock].firstEntry + entryShift
+        let copiedLast =
+          Self.walk(
+            from: lastSource.first, at: lastSource.byteOffset, end: end, in: view.bytes, to: .max
+          )
+          .entry
         lastCommitted = shifted(copiedLast)
         // Entries stored next go on in the last copied block while it has room.
         nextBlockStart = blocks[blocks.count - 1].firstEntry + Self.blockCapacity
@@ -547,13 +565,19 @@ package struct OffsetMap: Sendable {
     }
   }
 
-  /// Completes the map for buffers of the given lengths.
-  package mutating func finish(foldedCount: Int, originalCount: Int) {
+  /// Completes the map for buffers of the given lengths. Unless
+  /// `keepingCapacity` (a map only read, then dropped: a piece of a
+  /// parallel fold, copied into the whole text's), storage that growth left
+  /// unused is given back.
+  package mutating func finish(foldedCount: Int, originalCount: Int, keepingCapacity: Bool = false)
+  {
     noteBoundary(folded: foldedCount, original: originalCount)
     storePending()
-    // Growth left up to half of the storage unused: keep what is used.
-    Self.shrink(&bytes)
-    Self.shrink(&blocks)
+    if !keepingCapacity {
+      // Growth left up to half of the storage unused: keep what is used.
+      Self.shrink(&bytes)
+      Self.shrink(&blocks)
+    }
     self.foldedCount = foldedCount
     self.originalCount = originalCount
   }
