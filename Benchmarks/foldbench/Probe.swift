@@ -42,8 +42,9 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
       print("fold at level \(fssimd_best_level()): \(Int(Double(input.count) / median / 1e6)) MB/s")
     }
   case "fold-parallel", "fold-parallel-collation":
-    // The public initializer (on all cores from 8 MiB), nine times: the
-    // parallel fold's steady speed, its pieces, close-up and map merge.
+    // The public initializer (on all cores from 8 MiB), nine times: each
+    // fold's speed in order (the first ones may pay the system's first
+    // touch of fresh memory: `first-touch`) and their median.
     let profile: FoldProfile = phase == "fold-parallel" ? .foundation : .collation
     _ = FoldedText("warm up", profile: profile)  // the table, built once
     var times: [Double] = []
@@ -54,7 +55,12 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
       precondition(folded.originalByteCount == text.utf8.count)
     }
     let median = times.sorted()[times.count / 2]
-    print("fold on all cores: \(Int(Double(text.utf8.count) / median / 1e6)) MB/s")
+    let rounds = times.map { String(Int(Double(text.utf8.count) / $0 / 1e6)) }
+    print(
+      "fold on all cores: \(Int(Double(text.utf8.count) / median / 1e6)) MB/s "
+        + "(the nine folds in order: \(rounds.joined(separator: " ")))")
+  case "first-touch":
+    probeFirstTouch(bytes: text.utf8.count)
   case "fold-collation":
     _ = FoldedText("warm up", profile: .collation)  // the table, built once
     let folded = probeFoldCollation(text)
@@ -84,7 +90,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
+      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, first-touch, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
     )
   }
   exit(0)
@@ -149,6 +155,38 @@ func probeFoldLevels(_ text: String) {
     print(
       "\(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", ratio)) AVX2)"
     )
+  }
+}
+
+/// What the system charges a fold for its output before the fold writes a
+/// byte: a fresh allocation as large as the input, written once with
+/// `memset`, ten times in a row, advised for transparent huge pages as the
+/// fold advises its output, then not advised (4 KiB pages). Each round
+/// frees its memory before the next allocates. The rounds' times show how
+/// the first touch of fresh memory depends on the state the system's
+/// memory is in (on a VM whose free memory is fragmented, the first huge
+/// pages wait for the kernel to compact memory; later rounds get back the
+/// huge pages the previous one freed), which moves every fold's timing.
+func probeFirstTouch(bytes: Int) {
+  let huge = 2 << 20
+  let size = max(bytes, huge)
+  for advised in [true, false] {
+    var line: [String] = []
+    for _ in 0..<10 {
+      var raw: UnsafeMutableRawPointer? = nil
+      guard posix_memalign(&raw, huge, size) == 0, let memory = raw else {
+        fail("cannot allocate \(size) bytes")
+      }
+      if advised { _ = madvise(memory, size, MADV_HUGEPAGE) }
+      let start = ContinuousClock.now
+      memset(memory, 1, size)
+      let elapsed = seconds(ContinuousClock.now - start)
+      free(memory)
+      line.append(String(format: "%.0f", Double(size) / elapsed / 1e6))
+    }
+    print(
+      "\(advised ? "huge pages advised" : "4 KiB pages"): MB/s of memset on fresh memory, "
+        + "ten rounds: \(line.joined(separator: " "))")
   }
 }
 
