@@ -469,7 +469,7 @@ package struct OffsetMap: Sendable {
 
   /// Reserves room for appending `maps` one after another (each one's
   /// blocks and encoded bytes, and a few entries re-encoded at each seam),
-  /// so that merging them grows no array and leaves nothing to shrink.
+  /// so that merging them grows no array.
   package mutating func reserveCapacity(merging maps: some Sequence<OffsetMap>) {
     var byteCount = bytes.count
     var blockCount = blocks.count

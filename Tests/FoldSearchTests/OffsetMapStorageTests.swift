@@ -203,8 +203,102 @@ struct OffsetMapStorageTests {
     let end = expected.entries.last!
     map.finish(foldedCount: end.folded + 5, originalCount: end.original + 5)
     expected.noteBoundary(folded: end.folded + 5, original: end.original + 5)
+    expected.foldedCount = end.folded + 5
     #expect(map.entries == expected.entries, "seed \(seed) copy \(lower)..<\(upper)")
     #expect(map.violations() == [], "seed \(seed)")
+    Self.expectSameLookups(map, expected, "seed \(seed) copy \(lower)..<\(upper)")
+  }
+
+  /// Every entry by index, the original offset at and around each entry's
+  /// folded position (directly and through a cursor), and the first entry
+  /// at or after each entry's original position: `map` against `plain`.
+  static func expectSameLookups(_ map: OffsetMap, _ plain: PlainMap, _ label: String) {
+    #expect(map.count == plain.entries.count, "\(label)")
+    for (k, entry) in plain.entries.enumerated() {
+      #expect(map.entry(at: k) == entry, "\(label) entry \(k)")
+      #expect(
+        map.firstEntry(originalAtLeast: entry.original) == k, "\(label) original \(entry.original)")
+    }
+    var cursor = OffsetMap.Cursor()
+    var probes = Set<Int>()
+    for entry in plain.entries {
+      for d in -2...2 where (0...plain.foldedCount).contains(entry.folded + d) {
+        probes.insert(entry.folded + d)
+      }
+    }
+    for position in probes.sorted() {
+      let expected = plain.originalOffset(ofFolded: position)
+      #expect(map.originalOffset(ofFolded: position) == expected, "\(label) at \(position)")
+      #expect(
+        cursor.originalOffset(ofFolded: position, in: map) == expected,
+        "\(label) cursor at \(position)")
+    }
+  }
+
+  /// A copy whose run ends inside a block that is not full (a map that was
+  /// itself assembled from copies, as an edited text's is), copied into a
+  /// map whose last block is not full either: the copied blocks' offsets,
+  /// and the entries appended after them inside the last copied block.
+  @Test func copyOfAnAssembledMap() {
+    // `source`: 200 entries, blocks of 64, 64, 64, 8.
+    var source = OffsetMap()
+    var plainSource = PlainMap()
+    for k in 0..<200 {
+      source.noteBoundary(folded: 2 * k + 2, original: 3 * k + 3)
+      plainSource.noteBoundary(folded: 2 * k + 2, original: 3 * k + 3)
+    }
+    source.finish(foldedCount: 401, originalCount: 601)
+    plainSource.noteBoundary(folded: 401, original: 601)
+    /// Appends `of`'s entries `range` to both maps, shifted.
+    func copy(
+      _ range: Range<Int>, of map: OffsetMap, _ plainOf: PlainMap, into target: inout OffsetMap,
+      _ plainTarget: inout PlainMap, shift: (Int, Int)
+    ) {
+      target.note(map.entry(at: range.lowerBound), shiftFolded: shift.0, shiftOriginal: shift.1)
+      target.appendShifted(
+        range.lowerBound + 1..<range.upperBound, of: map, shiftFolded: shift.0,
+        shiftOriginal: shift.1)
+      for entry in plainOf.entries[range] {
+        plainTarget.append(
+          .init(
+            folded: entry.folded + shift.0, original: entry.original + shift.1,
+            isAtomic: entry.isAtomic))
+      }
+    }
+    // `assembled`: 10 entries of its own, then 130 of `source` (its second
+    // block ends with 10 entries, its last with 3).
+    var assembled = OffsetMap()
+    var plainAssembled = PlainMap()
+    for k in 0..<10 {
+      assembled.noteBoundary(folded: 5 * k + 1, original: 7 * k + 1)
+      plainAssembled.noteBoundary(folded: 5 * k + 1, original: 7 * k + 1)
+    }
+    copy(0..<130, of: source, plainSource, into: &assembled, &plainAssembled, shift: (1000, 2000))
+    var end = plainAssembled.entries.last!
+    assembled.finish(foldedCount: end.folded + 1, originalCount: end.original + 1)
+    plainAssembled.noteBoundary(folded: end.folded + 1, original: end.original + 1)
+    plainAssembled.foldedCount = end.folded + 1
+    #expect(assembled.entries == plainAssembled.entries)
+    #expect(assembled.violations() == [])
+    Self.expectSameLookups(assembled, plainAssembled, "assembled")
+    // `target`: 20 entries, then 0..<138 of `assembled`, whose last whole
+    // block copied is its second (not full); the entries after it follow
+    // inside that block.
+    var target = OffsetMap()
+    var plainTarget = PlainMap()
+    for k in 0..<20 {
+      target.noteBoundary(folded: 3 * k + 1, original: 4 * k + 2)
+      plainTarget.noteBoundary(folded: 3 * k + 1, original: 4 * k + 2)
+    }
+    copy(
+      0..<138, of: assembled, plainAssembled, into: &target, &plainTarget, shift: (10_000, 20_000))
+    end = plainTarget.entries.last!
+    target.finish(foldedCount: end.folded + 1, originalCount: end.original + 1)
+    plainTarget.noteBoundary(folded: end.folded + 1, original: end.original + 1)
+    plainTarget.foldedCount = end.folded + 1
+    #expect(target.entries == plainTarget.entries)
+    #expect(target.violations() == [])
+    Self.expectSameLookups(target, plainTarget, "target")
   }
 
   /// Entry counts around block sizes: every block holds 1...64 entries, and
@@ -228,6 +322,10 @@ struct OffsetMapStorageTests {
         copy.finish(foldedCount: last.folded + 1, originalCount: last.original + 1)
         #expect(copy.violations() == [], "\(n) entries, copy of \(upper)")
         #expect(copy.count == upper, "\(n) entries, copy of \(upper)")
+        let shifted = plain.entries[0..<upper].map {
+          OffsetMap.Entry(folded: $0.folded + 7, original: $0.original + 9, isAtomic: $0.isAtomic)
+        }
+        #expect(Array(copy.entries.prefix(upper)) == shifted, "\(n) entries, copy of \(upper)")
       }
     }
   }

@@ -63,6 +63,8 @@ struct ParallelFoldTests {
     #expect(bytes == nil, "folded bytes differ from \(bytes ?? 0)")
     let entries = firstDifference(parallel.offsetMap.entries, sequential.offsetMap.entries)
     #expect(entries == nil, "map entries differ from \(entries ?? 0)")
+    // The merged map's blocks (copied whole from the pieces') hold.
+    #expect(parallel.offsetMap.violations().isEmpty)
     for query in ["strasse", "검색"] {
       let ranges = firstDifference(parallel.byteRanges(of: query), sequential.byteRanges(of: query))
       #expect(ranges == nil, "matches of \(query) differ from \(ranges ?? 0)")
