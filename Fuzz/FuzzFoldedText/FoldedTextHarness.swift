@@ -39,6 +39,10 @@ import _FoldSearchSIMD
 /// 12. On well-formed text, a search in a range between `Character`s that
 ///    splits no contraction finds what a search of the range's bytes alone
 ///    finds.
+/// 13. The fold in pieces on 2–9 threads (that of a text of 8 MiB and
+///    more, here forced) gives the sequential fold's bytes, map entries and
+///    ill-formed sequences, and its map holds the invariants (the pieces'
+///    maps are merged by copying their blocks).
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -78,6 +82,20 @@ enum FoldedTextHarness {
             && fast.invalidSequences == portable.invalidSequences,
           "level \(level) folds differently from the portable level", bytes, query)
       }
+    }
+
+    // 13: folded in pieces, as a text of 8 MiB and more is.
+    bytes.withUnsafeBufferPointer { input in
+      let sequential = FoldedText.fold(input, table: profile.table)
+      let threads = 2 + (bytes.count + query.utf8.count) % 8
+      let pieces = FoldedText.fold(
+        input, parallelism: .threads(threads), table: profile.table, threshold: 1)
+      require(
+        pieces.folded == sequential.folded && pieces.map.entries == sequential.map.entries
+          && pieces.invalidSequences == sequential.invalidSequences,
+        "the fold in \(threads) pieces differs from the sequential fold", bytes, query)
+      let merged = pieces.map.violations()
+      require(merged.isEmpty, "merged map violations \(merged)", bytes, query)
     }
 
     // 1, 2: the fold.

@@ -63,7 +63,7 @@ extension FoldedText {
   ///
   /// - Complexity: O(n) work, O(n / threads) time plus moving the folded
   ///   bytes of every piece but the first.
-  static func fold(
+  package static func fold(
     _ input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism, table: FoldTable = .shared,
     threshold: Int = FoldedText.parallelThreshold
   ) -> Folding {
