@@ -40,9 +40,10 @@ import _FoldSearchSIMD
 ///    splits no contraction finds what a search of the range's bytes alone
 ///    finds.
 /// 13. The fold in pieces on 2–9 threads (that of a text of 8 MiB and
-///    more, here forced) gives the sequential fold's bytes, map entries and
-///    ill-formed sequences, and its map holds the invariants (the pieces'
-///    maps are merged by copying their blocks).
+///    more, here forced, with regions of the standard size or so small
+///    that pieces fold in steps and outgrow them) gives the sequential
+///    fold's bytes, map entries and ill-formed sequences, and its map holds
+///    the invariants (the pieces' maps are merged by copying their blocks).
 ///
 /// Checks 1–7 run under the foundation profile, also under the root
 /// collation profile when the query length `q` is odd, and under Danish
@@ -88,8 +89,13 @@ enum FoldedTextHarness {
     bytes.withUnsafeBufferPointer { input in
       let sequential = FoldedText.fold(input, table: profile.table)
       let threads = 2 + (bytes.count + query.utf8.count) % 8
+      // The standard room, or one so tight that pieces fold in steps and
+      // outgrow their regions.
+      let room =
+        query.utf8.count % 3 == 0
+        ? FoldedText.Room.standard : .init(slack: bytes.count % 61, minimumStep: 1)
       let pieces = FoldedText.fold(
-        input, parallelism: .threads(threads), table: profile.table, threshold: 1)
+        input, parallelism: .threads(threads), table: profile.table, threshold: 1, room: room)
       require(
         pieces.folded == sequential.folded && pieces.map.entries == sequential.map.entries
           && pieces.invalidSequences == sequential.invalidSequences,

@@ -3,6 +3,10 @@ import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The parallel fold must equal the sequential one exactly: folded bytes, map
 /// entries and ill-formed sequences, whatever the cuts hit.
 @Suite("Parallel folding")
@@ -30,10 +34,17 @@ struct ParallelFoldTests {
       let n = Int.random(in: 0...200, using: &rng)
       for _ in 0..<n { bytes += Self.pieces.randomElement(using: &rng)! }
       let threads = Int.random(in: 2...9, using: &rng)
+      // The standard room (one step a piece), and rooms so tight that
+      // pieces fold in several steps and outgrow their regions.
+      let room = [
+        FoldedText.Room.standard, .init(slack: 0, minimumStep: 1),
+        .init(slack: Int.random(in: 0...64, using: &rng), minimumStep: 1),
+        .init(slack: 16, minimumStep: 64),
+      ][iteration % 4]
       bytes.withUnsafeBufferPointer { input in
         let sequential = FoldedText.fold(input, table: table)
         let parallel = FoldedText.fold(
-          input, parallelism: .threads(threads), table: table, threshold: 1)
+          input, parallelism: .threads(threads), table: table, threshold: 1, room: room)
         #expect(parallel.folded == sequential.folded, "seed \(seed) iteration \(iteration)")
         #expect(
           parallel.map.entries == sequential.map.entries, "seed \(seed) iteration \(iteration)")
@@ -69,6 +80,49 @@ struct ParallelFoldTests {
       let ranges = firstDifference(parallel.byteRanges(of: query), sequential.byteRanges(of: query))
       #expect(ranges == nil, "matches of \(query) differ from \(ranges ?? 0)")
     }
+  }
+
+  /// A piece whose region is too small for its fold (Hangul folds to three
+  /// times its length) folds in several steps, then the rest on its own;
+  /// its parts, laid end to end, are the piece's sequential fold.
+  @Test(arguments: [0, 40, 400, 4000])
+  func aPieceOutgrowsItsRegion(room: Int) {
+    let text = Array(String(repeating: "한국어 abc ", count: 300).utf8)
+    text.withUnsafeBufferPointer { input in
+      let table = FoldProfile.foundation.table
+      let region = UnsafeMutablePointer<UInt8>.allocate(capacity: room + 16)
+      defer { region.deallocate() }
+      let piece = FoldedText.foldPiece(
+        input, from: 0, to: input.count, into: region, room: room + 16, table: table,
+        minimumStep: 1)
+      let sequential = FoldedText.fold(input, table: table)
+      #expect(piece.regionLength <= room)
+      #expect(!piece.overflow.isEmpty)
+      #expect(room < 400 || piece.parts.count > 2, "\(piece.parts.count) parts")
+      let bytes =
+        Array(UnsafeBufferPointer(start: region, count: piece.regionLength)) + piece.overflow
+      #expect(bytes == sequential.folded)
+      #expect(piece.parts.map(\.length).reduce(0, +) == bytes.count)
+      #expect(piece.parts.first?.originalStart == 0)
+    }
+  }
+
+  /// The close-up's move, down by a gap on several workers (the bytes the
+  /// next worker overwrites saved first) and up, against `memmove`.
+  @Test(arguments: [(9 << 20, 1), (9 << 20, 100_000), (9 << 20, 3 << 20), (12 << 20, -5), (300, 7)])
+  func movesLikeMemmove(count: Int, gap: Int) {
+    let size = count + abs(gap) + 64
+    var expected = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+    var moved = expected
+    let source = gap > 0 ? gap + 32 : 32
+    let destination = source - gap
+    expected.withUnsafeMutableBufferPointer {
+      _ = memmove($0.baseAddress! + destination, $0.baseAddress! + source, count)
+    }
+    moved.withUnsafeMutableBufferPointer {
+      FoldedText.move($0.baseAddress!, from: source, to: destination, count: count)
+    }
+    #expect(moved == expected)
   }
 
   /// The first index where two arrays differ (or the shorter one's length),
