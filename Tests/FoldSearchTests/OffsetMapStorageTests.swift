@@ -200,13 +200,21 @@ struct OffsetMapStorageTests {
           folded: entry.folded + shiftFolded, original: entry.original + shiftOriginal,
           isAtomic: entry.isAtomic))
     }
-    let end = expected.entries.last!
-    map.finish(foldedCount: end.folded + 5, originalCount: end.original + 5)
-    expected.noteBoundary(folded: end.folded + 5, original: end.original + 5)
-    expected.foldedCount = end.folded + 5
-    #expect(map.entries == expected.entries, "seed \(seed) copy \(lower)..<\(upper)")
-    #expect(map.violations() == [], "seed \(seed)")
-    Self.expectSameLookups(map, expected, "seed \(seed) copy \(lower)..<\(upper)")
+    Self.finishAndCheck(&map, &expected, past: 5, "seed \(seed) copy \(lower)..<\(upper)")
+  }
+
+  /// Finishes both maps `past` bytes after their last entry, then compares
+  /// their entries, the map's invariants and every lookup.
+  static func finishAndCheck(
+    _ map: inout OffsetMap, _ plain: inout PlainMap, past: Int, _ label: String
+  ) {
+    let end = plain.entries.last!
+    map.finish(foldedCount: end.folded + past, originalCount: end.original + past)
+    plain.noteBoundary(folded: end.folded + past, original: end.original + past)
+    plain.foldedCount = end.folded + past
+    #expect(map.entries == plain.entries, "\(label)")
+    #expect(map.violations() == [], "\(label)")
+    expectSameLookups(map, plain, label)
   }
 
   /// Every entry by index, the original offset at and around each entry's
@@ -274,13 +282,7 @@ struct OffsetMapStorageTests {
       plainAssembled.noteBoundary(folded: 5 * k + 1, original: 7 * k + 1)
     }
     copy(0..<130, of: source, plainSource, into: &assembled, &plainAssembled, shift: (1000, 2000))
-    var end = plainAssembled.entries.last!
-    assembled.finish(foldedCount: end.folded + 1, originalCount: end.original + 1)
-    plainAssembled.noteBoundary(folded: end.folded + 1, original: end.original + 1)
-    plainAssembled.foldedCount = end.folded + 1
-    #expect(assembled.entries == plainAssembled.entries)
-    #expect(assembled.violations() == [])
-    Self.expectSameLookups(assembled, plainAssembled, "assembled")
+    Self.finishAndCheck(&assembled, &plainAssembled, past: 1, "assembled")
     // `target`: 20 entries, then 0..<138 of `assembled`, whose last whole
     // block copied is its second (not full); the entries after it follow
     // inside that block.
@@ -292,13 +294,7 @@ struct OffsetMapStorageTests {
     }
     copy(
       0..<138, of: assembled, plainAssembled, into: &target, &plainTarget, shift: (10_000, 20_000))
-    end = plainTarget.entries.last!
-    target.finish(foldedCount: end.folded + 1, originalCount: end.original + 1)
-    plainTarget.noteBoundary(folded: end.folded + 1, original: end.original + 1)
-    plainTarget.foldedCount = end.folded + 1
-    #expect(target.entries == plainTarget.entries)
-    #expect(target.violations() == [])
-    Self.expectSameLookups(target, plainTarget, "target")
+    Self.finishAndCheck(&target, &plainTarget, past: 1, "target")
   }
 
   /// Entry counts around block sizes: every block holds 1...64 entries, and
