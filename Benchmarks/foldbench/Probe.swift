@@ -164,9 +164,10 @@ func probeFoldLevels(_ text: String) {
 /// fold advises its output, then not advised (4 KiB pages). Each round
 /// frees its memory before the next allocates. The rounds' times show how
 /// the first touch of fresh memory depends on the state the system's
-/// memory is in (on a VM whose free memory is fragmented, the first huge
-/// pages wait for the kernel to compact memory; later rounds get back the
-/// huge pages the previous one freed), which moves every fold's timing.
+/// memory is in (on a VM with free page reporting, the first huge pages
+/// most likely wait for the host, which took back free memory; later
+/// rounds get back the huge pages the previous one freed), which moves
+/// every fold's timing.
 func probeFirstTouch(bytes: Int) {
   let huge = 2 << 20
   let size = max(bytes, huge)

@@ -85,9 +85,9 @@ enum FoldedTextHarness {
       }
     }
 
-    // 13: folded in pieces, as a text of 8 MiB and more is.
+    // 13: folded in pieces, as a text of 8 MiB and more is (`text`, below
+    // that size, folded on one thread).
     bytes.withUnsafeBufferPointer { input in
-      let sequential = FoldedText.fold(input, table: profile.table)
       let threads = 2 + (bytes.count + query.utf8.count) % 8
       // The standard room, or one so tight that pieces fold in steps and
       // outgrow their regions.
@@ -97,8 +97,8 @@ enum FoldedTextHarness {
       let pieces = FoldedText.fold(
         input, parallelism: .threads(threads), table: profile.table, threshold: 1, room: room)
       require(
-        pieces.folded == sequential.folded && pieces.map.entries == sequential.map.entries
-          && pieces.invalidSequences == sequential.invalidSequences,
+        pieces.folded == text.foldedBytes && pieces.map.entries == text.offsetMap.entries
+          && pieces.invalidSequences == text.invalidSequences,
         "the fold in \(threads) pieces differs from the sequential fold", bytes, query)
       let merged = pieces.map.violations()
       require(merged.isEmpty, "merged map violations \(merged)", bytes, query)

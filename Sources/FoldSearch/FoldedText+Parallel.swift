@@ -68,8 +68,9 @@ extension FoldedText {
   }
 
   /// How the parallel fold sizes each piece's region: its expected fold
-  /// (from samples of the piece), `margin` more, and `slack` bytes. A piece
-  /// whose fold outgrows its region folds the rest on its own.
+  /// (from samples of the piece), a 64th more (``marginShift``), and
+  /// `slack` bytes. A piece whose fold outgrows its region folds the rest
+  /// on its own.
   package struct Room: Sendable {
     /// Bytes added to each region.
     package var slack: Int
@@ -313,7 +314,9 @@ extension FoldedText {
     let threads = pieces.count
     func place(_ k: Int) {
       let piece = pieces[k]!
-      move(base, from: starts[k], to: destinations[k], count: piece.regionLength)
+      move(
+        base, from: starts[k], to: destinations[k], count: piece.regionLength,
+        workers: threads)
       piece.overflow.withUnsafeBufferPointer { overflow in
         guard let source = overflow.baseAddress else { return }
         // SAFETY: the destination lies in the buffer (the result fits its
@@ -330,19 +333,16 @@ extension FoldedText {
   }
 
   /// Moves `count` bytes of `base` from `source` to `destination`: down by
-  /// a gap on all cores when there is much to move (each worker's last
-  /// `gap` bytes, which the next worker overwrites, are saved first), else
-  /// with one `memmove`.
+  /// a gap on up to `workers` threads (the fold's own) when there is much
+  /// to move (each worker's last `gap` bytes, which the next worker
+  /// overwrites, are saved first), else with one `memmove`.
   static func move(
-    _ base: UnsafeMutablePointer<UInt8>, from source: Int, to destination: Int, count: Int
+    _ base: UnsafeMutablePointer<UInt8>, from source: Int, to destination: Int, count: Int,
+    workers maximum: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
   ) {
     guard source != destination, count > 0 else { return }
     let gap = source - destination
-    let workers =
-      gap > 0
-      ? min(
-        Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), count / max(gap, 1 << 20), count / (4 << 20))
-      : 1
+    let workers = gap > 0 ? min(maximum, count / max(gap, 1 << 20), count / (4 << 20)) : 1
     guard workers > 1 else {
       // SAFETY: both ranges lie in the caller's buffer; memmove allows the
       // overlap.
