@@ -1,3 +1,5 @@
+import _FoldSearchCShim
+
 /// What "equal ignoring case and accents" means for a search.
 ///
 /// - ``foundation`` (the default): Foundation's
@@ -46,7 +48,9 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Parses `foundation`, `collation` or `collation:LOCALE` (as `foldgrep
-  /// --profile` and `foldfuzz --profile` spell a profile); nil otherwise.
+  /// --profile` and `foldfuzz --profile` spell a profile); nil otherwise,
+  /// and for a LOCALE whose language ICU does not know ("xx", or "dk" for
+  /// "da"), which ``collation(locale:)`` would quietly fold as root.
   public init?(argument: String) {
     if argument == "foundation" {
       self = .foundation
@@ -61,7 +65,9 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
               || "_-@=;".unicodeScalars.contains($0))
         })
       else { return nil }
-      guard CollationFold.isSupported(locale: locale) else { return nil }
+      guard CollationFold.isSupported(locale: locale),
+        locale.withCString({ fsicu_locale_language_known($0) }) == 1
+      else { return nil }
       self = .collation(locale: locale)
     } else {
       return nil

@@ -121,6 +121,27 @@ extension FoldedText {
     return found.map(indexer.range(ofOriginal:))
   }
 
+  /// The leftmost match of `query` starting at or after original offset
+  /// `offset`, as a search of the text from there finds it: a match that
+  /// starts before `offset` and overlaps it does not hide it (unlike
+  /// ``firstMatch(of:options:from:direction:in:)``, which walks the
+  /// matches of the whole range). Nil when there is none. For `foldgrep
+  /// -w`, which searches again after each rejected candidate.
+  ///
+  /// - Complexity: O(d) for the d folded bytes from `offset` to the match.
+  package func firstByteRange(of query: FoldedQuery, startingAtOrAfter offset: Int)
+    -> Range<Int>?
+  {
+    withScanner(options: [], window: roundedWindow(offset..<originalByteCount)) { scanner in
+      var found: Range<Int>? = nil
+      scanner.forEachMatch(of: query, from: scanner.window.lowerBound) { match in
+        found = match
+        return false
+      }
+      return found
+    }
+  }
+
   /// Clamps a byte window to the text and rounds it to scalar starts.
   private func roundedWindow(_ window: Range<Int>) -> Range<Int> {
     withOriginalBytes { bytes in

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/ucol.h>
+#include <unicode/uloc.h>
 #include <unicode/ucoleitr.h>
 #include <unicode/uset.h>
 #include <unicode/usearch.h>
@@ -70,6 +71,27 @@ int32_t fsicu_collation_valid_locale(const char *locale) {
   strncpy(actual, valid, sizeof actual - 1);
   actual[sizeof actual - 1] = 0;
   return (actual[0] == 0 || strcmp(actual, "root") == 0) ? 0 : 1;
+}
+
+int32_t fsicu_locale_language_known(const char *locale) {
+  if (!locale || !*locale || strcmp(locale, "root") == 0) return 1;
+  // A BCP 47 tag ("zh-u-co-pinyin") as an ICU locale ID first.
+  char id[FSICU_LOCALE_MAX];
+  UErrorCode status = U_ZERO_ERROR;
+  int32_t parsed = 0;
+  uloc_forLanguageTag(locale, id, (int32_t)sizeof id, &parsed, &status);
+  if (U_FAILURE(status) || parsed != (int32_t)strlen(locale) || id[0] == 0) {
+    strncpy(id, locale, sizeof id - 1);
+    id[sizeof id - 1] = 0;
+  }
+  char language[16];
+  status = U_ZERO_ERROR;
+  const int32_t length = uloc_getLanguage(id, language, (int32_t)sizeof language, &status);
+  if (U_FAILURE(status) || length == 0) return 0;
+  if (strcmp(language, "root") == 0) return 1;
+  // ICU's ISO 639 tables: "" for a language it does not know ("xx", "dk").
+  const char *iso3 = uloc_getISO3Language(id);
+  return iso3 && iso3[0] ? 1 : 0;
 }
 
 int32_t fsicu_collation_normalizes(const char *locale) {

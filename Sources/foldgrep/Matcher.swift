@@ -16,6 +16,12 @@ struct Matcher: Sendable {
   /// profile, no query starting with a combining mark; the library decides):
   /// only then are chunks validated and searched without the whole fold.
   let oneShotPlansAll: Bool
+  /// Whether the profile folds the line end (U+000A) to something other
+  /// than itself: ignorable under collation locales that shift spaces and
+  /// punctuation (`collation:th`, `-u-ka-shifted`). Then a match may run
+  /// across a line end, and ``ranges(in:pacing:path:)`` searches the lines
+  /// such a match touches one by one.
+  private let lineEndsFold: Bool
   /// Chunks shorter than this fold whole (the one-shot search's own
   /// threshold: a scan buys nothing there). Tests lower it.
   var oneShotMinimumLength = OneShotSearch.minimumLength
@@ -45,17 +51,26 @@ struct Matcher: Sendable {
     static let denseBackoff = 7
   }
 
-  /// nil when a query is empty (nothing to search for).
+  /// nil when there are queries and every one is empty (nothing to search
+  /// for): blank after trimming, or made only of characters the profile
+  /// ignores. Empty queries next to others are skipped (a -f FILE's lines of
+  /// soft hyphens under `collation`, the empty pieces of a query with
+  /// newlines). No queries at all (a -f FILE of blank lines) match nothing.
   init?(queries texts: [String], wholeWords: Bool, profile: FoldProfile = .foundation) {
     var queries: [FoldedQuery] = []
+    var kept: [String] = []
     for text in texts {
-      guard let query = FoldedQuery(text, table: profile.table) else { return nil }
+      guard let query = FoldedQuery(text, table: profile.table) else { continue }
       queries.append(query)
+      kept.append(text)
     }
+    if queries.isEmpty && !texts.isEmpty { return nil }
+    let texts = kept
     self.queries = queries
     self.wholeWords = wholeWords
     self.profile = profile
     retryInside = texts.contains { $0.unicodeScalars.contains { !Word.isWordScalar($0) } }
+    lineEndsFold = !profile.table.entry(0x0A).isIdentity
     // Planning does not depend on the text: the library says once.
     let table = profile.table
     oneShotPlansAll = queries.allSatisfy { OneShotSearch($0, table: table) != nil }
@@ -120,7 +135,70 @@ struct Matcher: Sendable {
         zip(queries, perQuery).map { query, ranges in wordRanges(query, ranges, buffer) }
       }
     }
-    return Self.merge(perQuery)
+    let merged = Self.merge(perQuery)
+    return lineEndsFold ? withinLines(merged, bytes) : merged
+  }
+
+  /// `ranges` (the chunk's matches) with every match inside one line, as
+  /// grep selects them: a match that runs across a line end is dropped,
+  /// and each line it touches is searched alone (a match ending or starting
+  /// in such a line may have hidden one inside it). The other lines keep
+  /// their matches: the leftmost-first search reaches each of them at its
+  /// start, as a search of the line alone does.
+  ///
+  /// - Complexity: O(n) in the chunk's length beyond the search: a line is
+  ///   searched again at most once.
+  private func withinLines(_ ranges: [Range<Int>], _ bytes: [UInt8]) -> [Range<Int>] {
+    bytes.withUnsafeBufferPointer { buffer in
+      func crossesLine(_ range: Range<Int>) -> Bool {
+        buffer.firstIndex(of: 0x0A, from: range.lowerBound, to: range.upperBound)
+          < range.upperBound
+      }
+      guard ranges.contains(where: crossesLine) else { return ranges }
+      // The end of the line holding `offset` (after its '\n', if any).
+      func lineEnd(_ offset: Int) -> Int {
+        min(buffer.firstIndex(of: 0x0A, from: offset, to: buffer.count) + 1, buffer.count)
+      }
+      var result: [Range<Int>] = []
+      var redoneTo = 0  // the lines before this were searched one by one
+      var i = 0
+      while i < ranges.count {
+        let range = ranges[i]
+        if range.lowerBound < redoneTo {
+          i += 1
+          continue
+        }
+        guard crossesLine(range) else {
+          result.append(range)
+          i += 1
+          continue
+        }
+        // The lines from the one where this match starts to the one where
+        // the last match crossing a line end from among them ends.
+        var start = range.lowerBound
+        while start > redoneTo && buffer[start - 1] != 0x0A { start -= 1 }
+        while let last = result.last, last.lowerBound >= start { result.removeLast() }
+        var end = lineEnd(range.upperBound - 1)
+        var j = i + 1
+        while j < ranges.count && ranges[j].lowerBound < end {
+          if crossesLine(ranges[j]) { end = max(end, lineEnd(ranges[j].upperBound - 1)) }
+          j += 1
+        }
+        var line = start
+        while line < end {
+          let stop = buffer.firstIndex(of: 0x0A, from: line, to: end)
+          if stop > line {
+            for match in self.ranges(in: Array(buffer[line..<stop])) {
+              result.append((match.lowerBound + line)..<(match.upperBound + line))
+            }
+          }
+          line = stop + 1
+        }
+        redoneTo = end
+        i = j
+      }
+      return result
+    }
   }
 
   /// Leftmost first, longest at the same start, never overlapping.
@@ -149,6 +227,8 @@ struct Matcher: Sendable {
   {
     var result: [Range<Int>] = []
     var skipBefore = 0  // matches starting before this were covered by a retry
+    // The fold of the rest of a line from its first retry (base, line end).
+    var lineFold: (base: Int, end: Int, text: FoldedText)? = nil
     for range in ranges where range.lowerBound >= skipBefore {
       if Word.isWholeWord(range, in: buffer) {
         result.append(range)
@@ -158,12 +238,19 @@ struct Matcher: Sendable {
       var start = Word.nextScalarStart(after: range.lowerBound, in: buffer)
       let lineEnd = buffer.firstIndex(of: 0x0A, from: range.lowerBound, to: buffer.count)
       var found: Range<Int>? = nil
-      // Search the rest of the line, one candidate at a time.
-      while start < lineEnd {
-        let piece = Array(buffer[start..<lineEnd])
-        guard let first = FoldedText(utf8: piece, profile: profile).byteRanges(of: query).first
-        else { break }
-        let candidate = (first.lowerBound + start)..<(first.upperBound + start)
+      // Search the rest of the line, one candidate at a time, over one fold
+      // of the line's rest shared by its retries (folding the rest again for
+      // each candidate was quadratic: 30 s for a line of 640 KB of "xa b ").
+      if start < lineEnd && (lineFold == nil || lineFold!.end != lineEnd) {
+        lineFold = (
+          start, lineEnd, FoldedText(utf8: Array(buffer[start..<lineEnd]), profile: profile)
+        )
+      }
+      while start < lineEnd, let (base, _, rest) = lineFold {
+        guard let first = rest.firstByteRange(of: query, startingAtOrAfter: start - base) else {
+          break
+        }
+        let candidate = (first.lowerBound + base)..<(first.upperBound + base)
         if Word.isWholeWord(candidate, in: buffer) {
           found = candidate
           break

@@ -67,7 +67,8 @@ let usage = """
         --in-place        with --replace, rewrite the files instead of printing:
                           a temporary file in the same directory, fsync, atomic
                           rename, mode kept; files without a change are never
-                          touched; binary files are skipped unless -a
+                          touched; binary files are skipped unless -a; whole
+                          files always (-l, -L, -q only choose what is printed)
         --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
 
   Files:
@@ -93,8 +94,9 @@ let usage = """
   of the original bytes. CRLF line ends are kept as they are.
 
   Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred
-  (even when something matched, unless -q found a match). An empty query is an
-  error.
+  (even when something matched, unless -q found a match). A query that is empty
+  (blank, or only characters the profile ignores) is skipped when others are
+  not, and an error when all are.
 
   """
 
@@ -167,7 +169,11 @@ func readQueryFile(_ path: String) -> [String] {
     if n == 0 { break }
     bytes.append(contentsOf: buffer[0..<n])
   }
-  return splitQueries(String(decoding: bytes, as: UTF8.self)).filter { FoldedQuery($0) != nil }
+  // (Lines that fold to nothing under the profile are skipped by the
+  // matcher.)
+  return splitQueries(String(decoding: bytes, as: UTF8.self)).filter {
+    !$0.allSatisfy(\.isWhitespace)
+  }
 }
 
 /// A query with newlines is several queries (as in grep).
@@ -181,6 +187,9 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
   var options = Options()
   var positional: [String] = []
   var patternGiven = false
+  var after: Int? = nil  // -A
+  var before: Int? = nil  // -B
+  var both: Int? = nil  // -C
   var index = 0
   var endOfOptions = false
 
@@ -202,11 +211,6 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       endOfOptions = true
       continue
     }
-    if ["-A", "-B", "-C", "--after-context", "--before-context", "--context"].contains(where: {
-      argument.hasPrefix($0)
-    }) {
-      options.contextRequested = true
-    }
     if argument.hasPrefix("--") {
       var name = argument
       var inline: String? = nil
@@ -227,9 +231,11 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "--files-with-matches":
         noValue()
         options.filesWithMatches = true
+        options.filesWithoutMatch = false
       case "--files-without-match":
         noValue()
         options.filesWithoutMatch = true
+        options.filesWithMatches = false
       case "--only-matching":
         noValue()
         options.onlyMatching = true
@@ -278,13 +284,11 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         noValue()
         options.inPlace = true
       case "--after-context":
-        options.afterContext = parseNumber(value(name, inline: inline), for: name)
+        after = parseNumber(value(name, inline: inline), for: name)
       case "--before-context":
-        options.beforeContext = parseNumber(value(name, inline: inline), for: name)
+        before = parseNumber(value(name, inline: inline), for: name)
       case "--context":
-        let n = parseNumber(value(name, inline: inline), for: name)
-        options.afterContext = n
-        options.beforeContext = n
+        both = parseNumber(value(name, inline: inline), for: name)
       case "--max-count": options.maxCount = parseNumber(value(name, inline: inline), for: name)
       case "--threads":
         options.threads = max(1, parseNumber(value(name, inline: inline), for: name))
@@ -336,8 +340,12 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       }
       switch flag {
       case "c": options.countLines = true
-      case "l": options.filesWithMatches = true
-      case "L": options.filesWithoutMatch = true
+      case "l":  // -l and -L: the last one wins (as in grep)
+        options.filesWithMatches = true
+        options.filesWithoutMatch = false
+      case "L":
+        options.filesWithoutMatch = true
+        options.filesWithMatches = false
       case "o": options.onlyMatching = true
       case "b": options.byteOffset = true
       case "n": options.lineNumber = true
@@ -352,12 +360,9 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "R":
         options.recursive = true
         options.dereference = true
-      case "A": options.afterContext = parseNumber(takeValue(), for: "-A")
-      case "B": options.beforeContext = parseNumber(takeValue(), for: "-B")
-      case "C":
-        let n = parseNumber(takeValue(), for: "-C")
-        options.afterContext = n
-        options.beforeContext = n
+      case "A": after = parseNumber(takeValue(), for: "-A")
+      case "B": before = parseNumber(takeValue(), for: "-B")
+      case "C": both = parseNumber(takeValue(), for: "-C")
       case "m": options.maxCount = parseNumber(takeValue(), for: "-m")
       case "j": options.threads = max(1, parseNumber(takeValue(), for: "-j"))
       case "e":
@@ -376,6 +381,10 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
     positional.removeFirst()
   }
   options.files = positional
+  // Context: -A and -B win over -C whatever their order (as in grep).
+  options.contextRequested = after != nil || before != nil || both != nil
+  options.afterContext = after ?? both ?? 0
+  options.beforeContext = before ?? both ?? 0
   if options.inPlace && options.replacement == nil { fail("--in-place needs --replace=TEXT") }
   if options.backupSuffix != nil && !options.inPlace { fail("--backup needs --in-place") }
   if options.backupSuffix == "" { fail("--backup needs a non-empty SUFFIX") }

@@ -40,6 +40,13 @@ struct FDWriter {
       }
       if n <= 0 {
         if n < 0 && errno == EINTR { continue }
+        // A closed pipe ends the output quietly (as in grep); other
+        // failures (a full disk) are said on standard error.
+        if fd != 2 && !(n < 0 && errno == EPIPE) {
+          let reason = n < 0 ? String(cString: strerror(errno)) : "nothing written"
+          let message = Array("foldgrep: write error: \(reason)\n".utf8)
+          message.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress!, $0.count) }
+        }
         exit(2)
       }
       written += n

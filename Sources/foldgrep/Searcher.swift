@@ -121,8 +121,13 @@ final class Searcher {
           if consumer != nil { return .skipped }
           if skipBinary {
             if chunk.offset == 0 { return .skipped }
-            stop = true
-            break
+            // Lines before it were printed: the output stops here (a
+            // "Binary file" notice follows). Counts and lists go on to the
+            // end, so that they count every line.
+            if printing {
+              stop = true
+              break
+            }
           }
         }
         stats.bytesSearched += chunk.bytes.count
@@ -140,7 +145,14 @@ final class Searcher {
       if printing && !binary && pendingAfter > 0 {
         cursor = 0
         scanPos = 0
-        chunk.withUnsafeBufferPointer { printAfter($0, upTo: $0.count, offset: offset) }
+        chunk.withUnsafeBufferPointer { buffer in
+          printAfter(buffer, upTo: buffer.count, offset: offset)
+          // The next chunk's lines are numbered from the end of this one.
+          if needsNumbers {
+            scanLine += buffer.count(of: 0x0A, from: scanPos, to: buffer.count)
+            scanPos = 0
+          }
+        }
       }
       if consumer == nil && pendingAfter == 0 { stop = true }
       return
@@ -166,9 +178,13 @@ final class Searcher {
         if printing && !binary {
           matchedLine(
             buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset, matches: ranges[i..<j])
-        } else if options.quiet || options.filesWithMatches || options.filesWithoutMatch
-          || (printing && binary)
+        } else if consumer == nil
+          && (options.quiet || options.filesWithMatches || options.filesWithoutMatch
+            || (printing && binary))
         {
+          // The first match decides what is printed. (Rewriting in place
+          // goes on to the end whatever is printed: stopping would rename a
+          // partial copy over the file.)
           stop = true
           selectedEnd = j
           break
@@ -223,7 +239,8 @@ final class Searcher {
       offset: offset + lineStart, matches: relative[...])
     lastPrinted = number
     cursor = min(lineEnd + 1, buffer.count)
-    pendingAfter = options.afterContext
+    // (-o prints no context, as in grep.)
+    pendingAfter = context ? options.afterContext : 0
   }
 
   /// Prints after-context lines from `cursor` up to `limit`.

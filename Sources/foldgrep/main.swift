@@ -40,7 +40,21 @@ let implicitDirectory = options.files.isEmpty && options.recursive
 if options.files.isEmpty { options.files = [options.recursive ? "." : "-"] }
 let walker = Walker(
   recursive: options.recursive, dereference: options.dereference, hidden: options.hidden)
-let jobs = walker.jobs(for: options.files, implicitDirectory: implicitDirectory)
+var walked = walker.jobs(for: options.files, implicitDirectory: implicitDirectory)
+if options.inPlace {
+  // A file named twice (or by a link and its target) is rewritten once:
+  // two rewrites of one file at a time would race, and the second backup
+  // would hold the first rewrite instead of the original.
+  var seen: Set<[UInt64]> = []
+  walked = walked.map { job in
+    guard case .file(let path, let display, _) = job, path != "-" else { return job }
+    var info = stat()
+    guard stat(path, &info) == 0 else { return job }
+    if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return job }
+    return .message("\(display): already rewritten under another name, skipped", isError: false)
+  }
+}
+let jobs = walked
 if options.withFilename == nil {
   options.withFilename =
     options.files.count > 1
@@ -138,7 +152,8 @@ struct JobResult: Sendable {
     printer.finish(stats, binarySuppressed: searcher.binarySuppressed)
     result.stats = stats
     result.bytesPrinted = jsonPrinter?.reportedBytesPrinted ?? 0
-    if options.quiet && result.matched { exit(0) }
+    // (Not while rewriting in place: other files' rewrites may be running.)
+    if options.quiet && result.matched && !options.inPlace { exit(0) }
     return result
   }
 }

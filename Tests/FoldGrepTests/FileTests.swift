@@ -53,6 +53,20 @@ struct FileTests {
     #expect(try run(["zebra", path], [], [:], nil).status == 1)
   }
 
+  /// A NUL late in a file found by -r stopped its search: -c counted only
+  /// the lines before it, without a word.
+  @Test func countsRunPastALateNulUnderRecursion() throws {
+    let scratch = try Scratch()
+    let lines = Array(repeating: "cafe\n", count: 6).joined()
+    _ = try scratch.file(
+      "d/late.txt", Array(lines.utf8) + [0, 0x0A] + Array(lines.utf8))
+    let environment = ["FOLDGREP_CHUNK_SIZE": "16"]
+    let count = try run(["-r", "-c", "cafe", scratch.url.path + "/d"], [], environment, nil)
+    #expect(count.out.hasSuffix(":12\n"), "\(count.out)")
+    let printed = try run(["-r", "cafe", scratch.url.path + "/d"], [], environment, nil)
+    #expect(printed.out.contains("Binary file"))
+  }
+
   @Test func invalidUTF8AndCRLF() throws {
     let bytes: [UInt8] =
       Array("caf".utf8) + [0xC3] + Array(" café\r\nx\r\n".utf8) + [0xFF] + Array("CAFÉ\r\n".utf8)

@@ -49,6 +49,21 @@ struct FlagTests {
     Case(arguments: ["--replace=$$", "fin"], out: "$\n"),
     Case(arguments: ["-i", "--ignore-case", "FIN"], out: "fin\n"),
     Case(arguments: ["--", "-x"], out: "", status: 1),
+    // Context letters bundled with others (-nC1 printed no context at all).
+    Case(arguments: ["-nC1", "fin"], out: "5-la caféine\n6:fin\n"),
+    Case(arguments: ["-nB1", "rien"], out: "1-Le CAFÉ est ouvert\n2:rien ici\n"),
+    // -A and -B win over -C in either order, as in grep.
+    Case(arguments: ["-n", "-A0", "-C1", "rien"], out: "1-Le CAFÉ est ouvert\n2:rien ici\n"),
+    Case(
+      arguments: ["-n", "-C1", "-B0", "rien"], out: "2:rien ici\n3-un café, deux cafe\u{301}s\n"),
+    // -o prints no context lines.
+    Case(arguments: ["-o", "-A1", "rien"], out: "rien\n"),
+    // -l and -L: the last one wins.
+    Case(arguments: ["-l", "-L", "cafe"], out: ""),
+    Case(arguments: ["-L", "-l", "cafe"], out: "(standard input)\n"),
+    // A query's empty pieces (a trailing newline) are skipped.
+    Case(arguments: ["fin\n"], out: "fin\n"),
+    Case(arguments: ["-e", "\nfin\n\n"], out: "fin\n"),
   ]
 
   @Test(arguments: cases)
@@ -90,11 +105,58 @@ struct FlagTests {
     #expect(both.out == "3\n")
   }
 
+  @Test func aQueryLineThatFoldsToNothingIsSkipped() throws {
+    // Under collation a soft hyphen is ignorable: its line is an empty
+    // query, skipped like a blank line (it ended the run with "empty query").
+    let scratch = try FoldGrepTests.Scratch()
+    let queries = try scratch.file("q.txt", Array("\u{AD}\nfin\n".utf8))
+    let run = try FoldGrepTests.run(
+      ["--profile", "collation", "-f", queries], stdin: Self.input)
+    #expect(run.out == "fin\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    let only = try scratch.file("only.txt", Array("\u{AD}\n".utf8))
+    let empty = try FoldGrepTests.run(["--profile", "collation", "-f", only], stdin: Self.input)
+    #expect(empty.status == 2)
+    #expect(empty.stderr.contains("empty query"))
+  }
+
+  @Test func trailingContextAfterTheMaximumKeepsItsLineNumbers() throws {
+    // The context after -m's last match runs over chunks of 4 bytes; the
+    // lines were numbered as if every chunk restarted at the same line.
+    let text = Array("cafe\naaaaaaaaa\nbbbbbbbbb\nccccccccc\ncafe\n".utf8)
+    let run = try FoldGrepTests.run(
+      ["-n", "-m1", "-A3", "cafe"], stdin: text, environment: ["FOLDGREP_CHUNK_SIZE": "4"])
+    #expect(run.out == "1:cafe\n2-aaaaaaaaa\n3-bbbbbbbbb\n4-ccccccccc\n")
+  }
+
+  @Test func aFailedWriteIsReported() throws {
+    // grep says why it stopped; foldgrep exited 2 without a word.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exec \"$0\" fin > /dev/full", FoldGrepTests.binary.path]
+    let input = Pipe()
+    let error = Pipe()
+    process.standardInput = input
+    process.standardError = error
+    try process.run()
+    FoldGrepTests.writeIgnoringPipeErrors(Self.input, to: input.fileHandleForWriting)
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    #expect(message.contains("write error"))
+  }
+
   @Test func wholeWordsFindAMatchHiddenByARejectedOne() throws {
     // "a a" first matches inside "xa a" (not a word); the whole word overlaps it.
     let run = try FoldGrepTests.run(
       ["-w", "-o", "-b", "a a"], stdin: Array("xa a a\nla\u{301} a\n".utf8))
     #expect(run.out == "3:a a\n")
+    // Several retries in one line share one fold of its rest (a fold per
+    // retry was quadratic in the line's length).
+    let line = String(repeating: "xa b a b ", count: 500)
+    let many = try FoldGrepTests.run(["-w", "-o", "-b", "a b"], stdin: Array((line + "\n").utf8))
+    let expected = (0..<500).map { "\($0 * 9 + 5):a b\n" }.joined()
+    #expect(many.out == expected)
   }
 
   @Test(

@@ -79,4 +79,47 @@ struct InPlaceTests {
       ["--replace=tea", "--in-place", "cafe"], stdin: Array("cafe\n".utf8))
     #expect(stdin.status == 2)
   }
+
+  /// -l, -L and -q stopped the search at the first match, and the partial
+  /// copy was renamed over the file: everything after the first chunk was
+  /// lost, or later matches were left unreplaced.
+  @Test(arguments: [["-l"], ["-L"], ["-q"], ["-c"]])
+  func listingOrQuietStillRewritesTheWholeFile(_ flags: [String]) throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("cafe 1\nrien\ncafe 2\nfin\n".utf8)
+    let first = try scratch.file("a.txt", original)
+    let second = try scratch.file("b.txt", original)
+    let run = try FoldGrepTests.run(
+      flags + ["--replace=tea", "--in-place", "cafe", first, second],
+      environment: ["FOLDGREP_CHUNK_SIZE": "8"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let rewritten = Array("tea 1\nrien\ntea 2\nfin\n".utf8)
+    #expect(try Self.contents(first) == rewritten)
+    #expect(try Self.contents(second) == rewritten)
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["a.txt", "b.txt"])
+  }
+
+  /// A file named twice, or by a link and its target, was rewritten by two
+  /// jobs at once: the backup could hold the first rewrite, and staging
+  /// files were left behind.
+  @Test func aFileNamedTwiceIsRewrittenOnce() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un cafe ici\n".utf8)
+    let path = try scratch.file("h.txt", original)
+    let link = scratch.url.appendingPathComponent("link.txt").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+    for _ in 0..<5 {
+      try Data(original).write(to: URL(fileURLWithPath: path))
+      let run = try FoldGrepTests.run([
+        "--replace=thé", "--in-place", "--backup=.orig", "cafe", path, path, link,
+      ])
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(run.stderr.contains("already rewritten"))
+      #expect(try Self.contents(path) == Array("un thé ici\n".utf8))
+      #expect(try Self.contents(path + ".orig") == original)
+      let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+      #expect(names == ["h.txt", "h.txt.orig", "link.txt"])
+    }
+  }
 }

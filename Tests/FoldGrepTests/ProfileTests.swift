@@ -1,5 +1,9 @@
+import FoldSearch
 import Foundation
 import Testing
+import _FoldSearchTestSupport
+
+@testable import foldgrep
 
 /// `foldgrep --profile`: the collation profile and its tailorings from the
 /// command line.
@@ -44,6 +48,61 @@ struct ProfileTests {
       }
     }
     #expect(slices == ["Łódź", "lodz"])
+  }
+
+  /// ICU opens a collator for any name, falling back to root: a typo
+  /// ("dk" for "da") searched with root collation without a word.
+  @Test(arguments: ["xx", "dk", "123"])
+  func rejectsALocaleICUDoesNotKnow(_ locale: String) throws {
+    let run = try FoldGrepTests.run(
+      ["--profile", "collation:\(locale)", "a"], stdin: Array("a\n".utf8))
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("--profile"))
+  }
+
+  /// Under collation:th, spaces, punctuation and line ends are ignorable,
+  /// so "hello world" matched "hello\nworld": printing that match crashed
+  /// (colour, JSON, --replace), and -o printed it across two lines.
+  @Test(arguments: [[], ["--color=always"], ["--json"], ["-o"], ["--replace=X"], ["-c"]])
+  func aMatchNeverRunsAcrossALineEnd(_ flags: [String]) throws {
+    let text = Array("say hello\nworld peace\nhello world\n".utf8)
+    let run = try FoldGrepTests.run(
+      flags + ["--profile", "collation:th", "hello world"], stdin: text)
+    #expect(run.status == 0, "\(run.stderr)")
+    if flags == ["-c"] { #expect(run.out == "1\n") }
+    if flags == ["-o"] { #expect(run.out == "hello world\n") }
+    #expect(!run.out.contains("say"))
+  }
+
+  /// The matcher's matches under a profile that ignores line ends are each
+  /// line's own: random lines over a small alphabet, against the library's
+  /// search of every line alone.
+  @Test func matchesUnderLineEndIgnoringProfilesAreEachLinesOwn() throws {
+    let profile = FoldProfile.collation(locale: "th")
+    let alphabet = ["a", "b", " ", ".", "\n", "á", "\n\n"]
+    let queries = ["a b", "ab", "aa", "b.a", "a", "ba a"]
+    let seed = UInt64(20_261_204)
+    var generator = SplitMix64(seed: seed)
+    for index in 0..<400 {
+      let length = Int(generator.next() % 40)
+      let text = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+        .joined()
+      let query = queries[Int(generator.next() % UInt64(queries.count))]
+      let bytes = Array(text.utf8)
+      let matcher = try #require(Matcher(queries: [query], wholeWords: false, profile: profile))
+      var expected: [Range<Int>] = []
+      var start = 0
+      for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        let folded = FoldedText(utf8: Array(line), profile: profile)
+        expected += folded.byteRanges(of: query).map {
+          ($0.lowerBound + start)..<($0.upperBound + start)
+        }
+        start += line.count + 1
+      }
+      #expect(
+        matcher.ranges(in: bytes) == expected,
+        "seed \(seed), case \(index): \(query.debugDescription) in \(text.debugDescription)")
+    }
   }
 
   @Test func rejectsAnUnknownProfile() throws {

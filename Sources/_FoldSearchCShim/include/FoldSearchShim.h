@@ -162,6 +162,11 @@ enum {
 /// root, -1 if no collator can be opened.
 int32_t fsicu_collation_valid_locale(const char *locale);
 
+/// 1 if ICU knows the language of `locale` (an ICU locale ID or a BCP 47
+/// tag; root, "" and NULL included), 0 if not ("xx", "dk", "123"): ICU
+/// opens a collator for any name, falling back to root.
+int32_t fsicu_locale_language_known(const char *locale);
+
 /// 1 if `locale`'s collator checks its input for FCD and normalizes the
 /// segments that fail (`UCOL_NORMALIZATION_MODE` on: the CLDR tailorings
 /// with `[normalization on]`, such as Greek, Hindi, Thai and Vietnamese), 0
