@@ -156,14 +156,39 @@ package enum CollationFold {
     return result
   }
 
-  /// Synthetic spellings for primaries no scalar carries alone: the
-  /// noncharacters, which ICU collates with primaries of their own that text
-  /// never shares with these.
-  private static let syntheticSpellings: [UInt32] =
-    Array(0xFDD0...0xFDEF)
-    + (0...16).flatMap { [UInt32($0) << 16 | 0xFFFE, UInt32($0) << 16 | 0xFFFF] }
+  /// The `n`th synthetic spelling for primaries no scalar carries alone,
+  /// made of noncharacters, which ICU collates with primaries of their own
+  /// that text never shares with these: first the 34 at the ends of the
+  /// planes (U+FFFE, U+FFFF, U+1FFFE …) alone, then a lead from
+  /// U+FDD0...U+FDDA, zero to two middles from U+FDDB...U+FDE4 and a trail
+  /// from U+FDE5...U+FDEF (121 pairs, 1,210 triples, 12,100 quadruples). A
+  /// lead occurs only at a spelling's start and a trail only at its end, so
+  /// a spelling can match only at another's start, as a whole. (The 66
+  /// noncharacters alone were too few for Burmese, Tibetan and Adlam Fulah,
+  /// whose contractions carry hundreds of primaries no scalar has: building
+  /// their tables trapped.) Nil past the last.
+  private static func syntheticSpelling(_ n: Int) -> [UInt32]? {
+    if n < 34 { return [UInt32(n / 2) << 16 | 0xFFFE | UInt32(n % 2)] }
+    var rest = n - 34
+    for middles in 0...2 {
+      var count = 11 * 11
+      for _ in 0..<middles { count *= 10 }
+      if rest < count {
+        var spelling = [0xFDE5 + UInt32(rest % 11)]
+        rest /= 11
+        for _ in 0..<middles {
+          spelling.append(0xFDDB + UInt32(rest % 10))
+          rest /= 10
+        }
+        spelling.append(0xFDD0 + UInt32(rest))
+        return spelling.reversed()
+      }
+      rest -= count
+    }
+    return nil
+  }
 
-  /// Whether `value` is one of ``syntheticSpellings`` (a noncharacter),
+  /// Whether `value` is one of the noncharacters of ``syntheticSpelling(_:)`` (a noncharacter),
   /// without searching the list.
   private static func isSynthetic(_ value: UInt32) -> Bool {
     (0xFDD0...0xFDEF).contains(value) || (value & 0xFFFE == 0xFFFE && value <= 0x10FFFF)
@@ -205,19 +230,28 @@ package enum CollationFold {
       if let current = representative[weight], rank(current) <= rank(value) { continue }
       representative[weight] = value
     }
-    var synthetic = syntheticSpellings.makeIterator()
-    /// The representatives of `weights`, a spare noncharacter for a primary
-    /// that has none yet.
+    var synthetic = (0...).lazy.map(syntheticSpelling).makeIterator()
+    var syntheticOf: [UInt32: [Unicode.Scalar]] = [:]
+    /// The representatives of `weights`, a spare synthetic spelling for a
+    /// primary that has none yet.
     func spell(_ weights: some Collection<UInt32>) -> [Unicode.Scalar] {
-      weights.map { weight in
-        if representative[weight] == nil {
-          guard let spare = synthetic.next() else {
-            preconditionFailure("more primaries without a scalar of their own than noncharacters")
+      var spelled: [Unicode.Scalar] = []
+      for weight in weights {
+        if let value = representative[weight] {
+          spelled.append(Unicode.Scalar(value)!)
+        } else if let spelling = syntheticOf[weight] {
+          spelled += spelling
+        } else {
+          // (13,465 spellings; every locale ICU 72 lists needs far fewer.)
+          guard let spare = synthetic.next()! else {
+            preconditionFailure("more primaries without a scalar of their own than spellings")
           }
-          representative[weight] = spare
+          let spelling = spare.map { Unicode.Scalar($0)! }
+          syntheticOf[weight] = spelling
+          spelled += spelling
         }
-        return Unicode.Scalar(representative[weight]!)!
       }
+      return spelled
     }
     var folds: [UInt32: FoldRule.Result] = [:]
     for k in primaries.values.indices {

@@ -13,7 +13,7 @@
 /// var session = FindSession(text: "Un café, un CAFE, une cafétéria")
 /// session.query = "cafe"
 /// session.matchCount                     // 3
-/// session.next()                         // the range of "café" (current: 0)
+/// session.currentMatch                   // the range of "café": the query made it current
 /// session.next()                         // "CAFE" (current: 1)
 /// session.replaceCurrent(with: "thé")    // text: "Un café, un thé, une cafétéria"
 /// session.replaceAll(with: "tea")        // 2

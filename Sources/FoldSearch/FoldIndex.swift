@@ -267,7 +267,7 @@ public struct FoldIndex: Sendable {
               }
               let local = offset - starts[current]
               guard local >= resume,
-                let lower = original(ofFolded: local, record: current, entries),
+                var lower = original(ofFolded: local, record: current, entries),
                 var upper = original(ofFolded: local + needle.count, record: current, entries)
               else { return offset + 1 }
               if !options.isEmpty && !options.needsGraphemes {
@@ -292,6 +292,9 @@ public struct FoldIndex: Sendable {
                   ).finish(lower, upper)
                 }!
                 guard let range else { return offset + 1 }
+                // Both ends: a collator that normalizes may move the start
+                // too (to its segment's start, MatchScanner+NormalizedSegments).
+                lower = range.lowerBound
                 upper = range.upperBound
               }
               hits.ranges.append(lower..<upper)

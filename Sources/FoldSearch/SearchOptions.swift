@@ -190,11 +190,17 @@ enum WordBoundary {
     return value
   }
 
-  /// The scalar value ending at `i`, or nil at the start.
+  /// The scalar value ending at `i` (U+FFFD when the bytes before `i` are
+  /// not the end of a well-formed scalar, such as a stray continuation byte
+  /// after one: they read as U+FFFD, as everywhere else), or nil at the
+  /// start.
   static func scalar(endingAt i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
     guard i > 0 else { return nil }
     var start = i - 1
     while start > 0, i - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    let b0 = bytes[start]
+    let length = b0 < 0x80 ? 1 : b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 0
+    guard start + length == i else { return 0xFFFD }
     return scalar(at: start, in: bytes)
   }
 

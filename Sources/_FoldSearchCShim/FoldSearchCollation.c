@@ -21,21 +21,24 @@
 #include <unicode/utf16.h>
 #include <unicode/utf8.h>
 
-#define FSICU_MAX_COLLATORS 32
 #define FSICU_LOCALE_MAX 64
 
 static pthread_mutex_t fsicu_collators_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-  char locale[FSICU_LOCALE_MAX];
+// The cache: one entry per locale string asked for, grown as needed (a
+// fixed 32 entries made the 33rd locale of a process trap in the caller).
+static struct fsicu_cached_collator {
+  char *locale;
   UCollator *collator;
-} fsicu_collators[FSICU_MAX_COLLATORS];
+} *fsicu_collators = NULL;
 static int fsicu_collator_count = 0;
+static int fsicu_collator_capacity = 0;
 
 // The cached primary-strength collator of `locale` (NULL or "" = root), or
-// NULL on an ICU error or a full cache. Never closed.
+// NULL when ICU cannot open even the root collator or memory runs out. A
+// name ICU cannot open (too long, malformed) gets the root collator, as a
+// locale without rules of its own does. Never closed.
 static const UCollator *fsicu_collator(const char *locale) {
   if (!locale) locale = "";
-  if (strlen(locale) >= FSICU_LOCALE_MAX) return NULL;
   const UCollator *found = NULL;
   pthread_mutex_lock(&fsicu_collators_lock);
   for (int i = 0; i < fsicu_collator_count; i++) {
@@ -44,17 +47,34 @@ static const UCollator *fsicu_collator(const char *locale) {
       break;
     }
   }
-  if (!found && fsicu_collator_count < FSICU_MAX_COLLATORS) {
+  if (!found && fsicu_collator_count == fsicu_collator_capacity) {
+    const int capacity = fsicu_collator_capacity ? 2 * fsicu_collator_capacity : 16;
+    struct fsicu_cached_collator *grown =
+        realloc(fsicu_collators, (size_t)capacity * sizeof *grown);
+    if (grown) {
+      fsicu_collators = grown;
+      fsicu_collator_capacity = capacity;
+    }
+  }
+  if (!found && fsicu_collator_count < fsicu_collator_capacity) {
     UErrorCode status = U_ZERO_ERROR;
-    UCollator *collator = ucol_open(locale, &status);
-    if (U_SUCCESS(status)) {
+    UCollator *collator =
+        strlen(locale) < ULOC_FULLNAME_CAPACITY ? ucol_open(locale, &status) : NULL;
+    if (!collator || U_FAILURE(status)) {
+      if (collator) ucol_close(collator);
+      status = U_ZERO_ERROR;
+      collator = ucol_open("", &status);
+    }
+    char *name = strdup(locale);
+    if (collator && U_SUCCESS(status) && name) {
       ucol_setStrength(collator, UCOL_PRIMARY);
-      strcpy(fsicu_collators[fsicu_collator_count].locale, locale);
+      fsicu_collators[fsicu_collator_count].locale = name;
       fsicu_collators[fsicu_collator_count].collator = collator;
       fsicu_collator_count++;
       found = collator;
-    } else if (collator) {
-      ucol_close(collator);
+    } else {
+      if (collator) ucol_close(collator);
+      free(name);
     }
   }
   pthread_mutex_unlock(&fsicu_collators_lock);

@@ -92,6 +92,23 @@ struct FoldIndexTests {
     }
   }
 
+  /// Under a collator that normalizes (th, vi, el, hi), a match's start may
+  /// move to its segment's start: the index kept the unmoved start (bytes
+  /// 2..<4 where FoldedText and usearch say 0..<4).
+  @Test(arguments: ["th", "vi", "el", "hi"])
+  func matchStartsMovedByNormalizingCollatorsAreKept(_ locale: String) {
+    let profile = FoldProfile.collation(locale: locale)
+    let records = ["\u{361}\u{366}", "x \u{363}\u{366}a", "\u{366}"]
+    let index = FoldIndex(records, profile: profile)
+    for query in ["\u{366}", "\u{366}a"] {
+      let expected = records.indices.compactMap { i -> RecordMatch? in
+        let ranges = FoldedText(records[i], profile: profile).matches(of: query)
+        return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
+      }
+      #expect(index.search(query) == expected, "\(locale) \(query.unicodeScalars.map(\.value))")
+    }
+  }
+
   @Test func agreesWithFoldedTextPerRecord() {
     var g = Generator(state: 9)
     let records = (0..<400).map { _ in randomText(&g, pieces: g.int(0..<8)) }

@@ -16,8 +16,11 @@ struct ReadmeAppExampleTests {
     var session = FindSession(text: "Straße, STRASSE, strasse")
     session.query = "strasse"
     #expect(session.matchCount == 3)
-    #expect(session.next() != nil)
+    // Setting the query makes the first match current: next() is the second.
+    #expect(session.currentMatch.map { String(session.text[$0]) } == "Straße")
+    #expect(session.next().map { String(session.text[$0]) } == "STRASSE")
     session.replaceCurrent(with: "Street")
+    #expect(session.text == "Straße, Street, strasse")
     #expect(session.replaceAll(with: "Street") == 2)
     #expect(session.text == "Street, Street, Street")
 

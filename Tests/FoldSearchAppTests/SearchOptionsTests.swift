@@ -82,6 +82,19 @@ struct SearchOptionsTests {
       ])
   }
 
+  /// A stray continuation byte after a letter reads as U+FFFD, which
+  /// separates words: the word tests decoded the letter before it ("a", or
+  /// the é of C3 A9 80) and rejected the match after it.
+  @Test(arguments: [
+    [0x61, 0x80] as [UInt8], [0xC3, 0xA9, 0x80], [0x61, 0x80, 0x80, 0x80], [0xE2, 0x82],
+  ])
+  func aStrayContinuationByteSeparatesWords(_ before: [UInt8]) {
+    let text = FoldedText(utf8: before + Array("cafe".utf8))
+    let match = before.count..<(before.count + 4)
+    #expect(text.byteRanges(of: "cafe", options: [.wordStart]) == [match])
+    #expect(text.byteRanges(of: "cafe", options: [.wholeWords]) == [match])
+  }
+
   /// With no options the scanner (used by FindSession and FoldIndex) agrees
   /// with the engine, on random tricky texts and queries.
   @Test func scannerAgreesWithEngine() {

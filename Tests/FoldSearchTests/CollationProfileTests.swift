@@ -376,6 +376,36 @@ import _FoldSearchTestSupport
     }
   }
 
+  /// Locales whose contractions carry more primaries without a scalar of
+  /// their own than there were single noncharacters to spell them (66):
+  /// building their tables trapped. Spelled with pairs since; each checked
+  /// against usearch on text of its script.
+  @Test(arguments: [
+    ("my", "မြန်မာစာ ကျွန်ုပ်တို့ မြန်မာ", ["မြန်မာ", "ကျွန်ုပ်", "တို့", "မာ"]),
+    ("bo", "བོད་ཡིག་ བོད་སྐད་", ["བོད", "ཡིག", "སྐད"]),
+    ("ff_Adlm", "𞤆𞤵𞤤𞤢𞤪 𞤆𞤵𞤤𞤢𞤪", ["𞤆𞤵𞤤", "𞤢𞤪"]),
+  ])
+  func localesWithManySyntheticPrimaries(locale: String, text: String, queries: [String]) {
+    for query in queries {
+      let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
+      #expect(comparison.verdict == .agree, "\(locale) \(query): \(comparison)")
+      #expect(!comparison.reference.isEmpty, "\(locale) \(query): \(comparison)")
+    }
+  }
+
+  /// The shim cached 32 collators and then refused to open more: the 33rd
+  /// locale string of a process trapped, and so did a name ICU cannot open.
+  /// Now any number are cached, and such a name gets the root collation.
+  @Test func anyNumberOfLocaleStringsAndUnopenableNames() {
+    for region in 0..<40 {
+      #expect(CollationFold.isSupported(locale: "de_\(region)"))
+    }
+    let long = String(repeating: "x", count: 200)
+    #expect(CollationFold.isSupported(locale: long))
+    let text = FoldedText("Łódź", profile: .collation(locale: long))
+    #expect(text.byteRanges(of: "lodz") == [0..<7])
+  }
+
   /// Seeded differential run against usearch: no unexplained disagreement.
   @Test(arguments: [
     (UInt64(20_261_129), ""), (7, "da"), (8, "sv"), (9, "es"), (10, "th"), (11, "vi"),

@@ -154,9 +154,11 @@ enum {
 //
 // A `locale` is an ICU locale ID ("da", "sv", "tr"); NULL or "" is the root
 // locale. Each locale's collator is opened once, at primary strength, and
-// cached for the life of the process (at most 32 locales; beyond that these
-// functions return -1). Thread-safe: the cache is guarded by a mutex and a
-// cached collator is only read.
+// cached for the life of the process, one per locale string (a name ICU
+// cannot open gets the root collator, as a locale without rules of its own
+// does; these functions return -1 only when not even that opens).
+// Thread-safe: the cache is guarded by a mutex and a cached collator is
+// only read.
 
 /// 1 if ICU has collation rules of its own for `locale`, 0 if it falls back to
 /// root, -1 if no collator can be opened.
