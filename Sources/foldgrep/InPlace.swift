@@ -31,8 +31,9 @@ final class InPlaceRewriter: ChunkConsumer {
     path: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
     failWrites: Bool
   ) {
-    if let resolved = realpath(path, nil) {
-      target = String(cString: resolved)
+    if let resolved = path.withFileName({ realpath($0, nil) }) {
+      target = FileName.string(
+        UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
       free(resolved)
     } else {
       target = path
@@ -66,15 +67,15 @@ final class InPlaceRewriter: ChunkConsumer {
     let slash = target.lastIndex(of: "/")
     let directory = slash.map { String(target[...$0]) } ?? ""
     let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-    var template = Array("\(directory).\(base).foldgrep-XXXXXX".utf8CString)
+    var template =
+      FileName.bytes("\(directory).\(base).foldgrep-XXXXXX").map { CChar(bitPattern: $0) } + [0]
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else {
       error = "\(target): cannot create a temporary file: \(errorText(errno))"
       return false
     }
     temporaryFD = fd
-    temporaryPath = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    temporaryPath = FileName.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     return true
   }
 
@@ -137,19 +138,22 @@ final class InPlaceRewriter: ChunkConsumer {
       let backup = target + backupSuffix
       // Link under a temporary name, then rename over any older backup.
       let staging = temporaryPath + ".backup"
-      unlink(staging)
-      guard link(target, staging) == 0 else { return failed("cannot make the backup") }
-      guard rename(staging, backup) == 0 else {
-        unlink(staging)
+      _ = staging.withFileName { unlink($0) }
+      guard target.withFileName({ from in staging.withFileName { link(from, $0) } }) == 0 else {
+        return failed("cannot make the backup")
+      }
+      guard staging.withFileName({ from in backup.withFileName { rename(from, $0) } }) == 0 else {
+        _ = staging.withFileName { unlink($0) }
         return failed("cannot make the backup")
       }
     }
-    guard rename(temporaryPath, target) == 0 else { return failed("cannot replace the file") }
+    guard temporaryPath.withFileName({ from in target.withFileName { rename(from, $0) } }) == 0
+    else { return failed("cannot replace the file") }
     self.temporaryPath = nil
     // Make the rename durable.
     let slash = target.lastIndex(of: "/")
     let directory = slash.map { String(target[...$0]) } ?? "."
-    let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let directoryFD = directory.withFileName { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     if directoryFD >= 0 {
       fsync(directoryFD)
       close(directoryFD)
@@ -164,7 +168,7 @@ final class InPlaceRewriter: ChunkConsumer {
       temporaryFD = -1
     }
     if let temporaryPath {
-      unlink(temporaryPath)
+      _ = temporaryPath.withFileName { unlink($0) }
       self.temporaryPath = nil
     }
   }

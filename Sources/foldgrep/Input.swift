@@ -16,7 +16,7 @@ struct InputFile {
 
   /// Opens `path` ("-" is standard input); a message on failure.
   static func open(_ path: String) -> Result<InputFile, InputError> {
-    let fd: Int32 = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    let fd: Int32 = path == "-" ? 0 : path.withFileName { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { return .failure(InputError(message: "\(path): \(errorText(errno))")) }
     var info = stat()
     if fstat(fd, &info) != 0 {

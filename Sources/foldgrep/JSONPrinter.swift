@@ -28,7 +28,7 @@ final class JSONPrinter: Printer {
     begun = true
     var out: [UInt8] = []
     out += #"{"type":"begin","data":{"path":"#.utf8
-    JSON.appendData(Array(path.utf8)[...], to: &out)
+    JSON.appendData(FileName.bytes(path)[...], to: &out)
     out += "}}\n".utf8
     emit(out)
   }
@@ -42,7 +42,7 @@ final class JSONPrinter: Printer {
     out += #"{"type":""#.utf8
     out += type.utf8
     out += #"","data":{"path":"#.utf8
-    JSON.appendData(Array(path.utf8)[...], to: &out)
+    JSON.appendData(FileName.bytes(path)[...], to: &out)
     out += #","lines":"#.utf8
     var text = Array(line)
     if hasNewline { text.append(0x0A) }
@@ -83,7 +83,7 @@ final class JSONPrinter: Printer {
     beginIfNeeded()
     var out: [UInt8] = []
     out += #"{"type":"end","data":{"path":"#.utf8
-    JSON.appendData(Array(path.utf8)[...], to: &out)
+    JSON.appendData(FileName.bytes(path)[...], to: &out)
     out += #","binary_offset":"#.utf8
     out += (stats.binaryOffset.map(String.init) ?? "null").utf8
     let printed = bytesPrinted  // before this line, as ripgrep counts

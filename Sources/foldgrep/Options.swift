@@ -157,7 +157,7 @@ func parseNumber(_ text: String, for option: String) -> Int {
 
 /// Reads the queries of a -f FILE: one per line, blank lines skipped.
 func readQueryFile(_ path: String) -> [String] {
-  let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
+  let fd: Int32 = path == "-" ? 0 : path.withFileName { open($0, O_RDONLY) }
   guard fd >= 0 else { fail("\(path): \(String(cString: strerror(errno)))") }
   defer { if fd != 0 { close(fd) } }
   var bytes: [UInt8] = []
@@ -176,9 +176,11 @@ func readQueryFile(_ path: String) -> [String] {
   }
 }
 
-/// A query with newlines is several queries (as in grep).
-func splitQueries(_ text: String) -> [String] {
-  text.split(separator: "\n", omittingEmptySubsequences: false).map {
+/// A query with newlines is several queries (as in grep). An argument's
+/// ill-formed bytes (carried as FileName escapes) read as U+FFFD.
+func splitQueries(_ argument: String) -> [String] {
+  let text = String(decoding: FileName.bytes(argument), as: UTF8.self)
+  return text.split(separator: "\n", omittingEmptySubsequences: false).map {
     $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
   }
 }
@@ -298,7 +300,7 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "--file":
         options.queries += readQueryFile(value(name, inline: inline))
         patternGiven = true
-      case "--replace": options.replacement = Array(value(name, inline: inline).utf8)
+      case "--replace": options.replacement = FileName.bytes(value(name, inline: inline))
       case "--backup": options.backupSuffix = value(name, inline: inline)
       case "--profile":
         let argument = value(name, inline: inline)

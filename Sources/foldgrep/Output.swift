@@ -28,7 +28,8 @@ struct FDWriter {
   }
 
   mutating func write(_ string: String) {
-    buffer.append(contentsOf: string.utf8)
+    // (File names in it as their bytes: FileName.)
+    buffer.append(contentsOf: FileName.bytes(string))
     if buffer.count >= 1 << 16 { flush() }
   }
 
@@ -172,13 +173,14 @@ final class Sink {
   }
 
   func write(_ string: String) {
-    current.append(contentsOf: string.utf8)
+    // (File names in it as their bytes: FileName.)
+    current.append(contentsOf: FileName.bytes(string))
     if current.count >= 1 << 16 { sealCurrent() }
   }
 
   func writeError(_ message: String) {
     sealCurrent()
-    segments.append(.err(Array("foldgrep: \(message)\n".utf8)))
+    segments.append(.err(FileName.bytes("foldgrep: \(message)\n")))
     bytes += message.utf8.count + 11
   }
 

@@ -35,7 +35,9 @@ struct Walker {
         continue
       }
       var info = stat()
-      if recursive && stat(operand, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+      if recursive && operand.withFileName({ stat($0, &info) }) == 0
+        && (info.st_mode & S_IFMT) == S_IFDIR
+      {
         let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         var ancestors: Set<FileID> = [id]
         let prefix = implicitDirectory ? "" : (operand.hasSuffix("/") ? operand : operand + "/")
@@ -50,7 +52,7 @@ struct Walker {
   private func walk(
     directory: String, display: String, ancestors: inout Set<FileID>, into jobs: inout [Job]
   ) {
-    guard let handle = opendir(directory) else {
+    guard let handle = directory.withFileName({ opendir($0) }) else {
       jobs.append(
         .message(
           "\(display.isEmpty ? directory : String(display.dropLast())): \(errorText(errno))",
@@ -70,17 +72,17 @@ struct Walker {
     names.sort { $0.lexicographicallyPrecedes($1) }
     let base = directory.hasSuffix("/") ? directory : directory + "/"
     for nameBytes in names {
-      let name = String(decoding: nameBytes, as: UTF8.self)
+      let name = FileName.string(nameBytes)
       let path = base + name
       let shown = display + name
       var info = stat()
-      guard lstat(path, &info) == 0 else {
+      guard path.withFileName({ lstat($0, &info) }) == 0 else {
         jobs.append(.message("\(shown): \(errorText(errno))", isError: true))
         continue
       }
       if (info.st_mode & S_IFMT) == S_IFLNK {
         guard dereference else { continue }  // -r follows links only on the command line
-        guard stat(path, &info) == 0 else {
+        guard path.withFileName({ stat($0, &info) }) == 0 else {
           jobs.append(.message("\(shown): \(errorText(errno))", isError: true))
           continue
         }

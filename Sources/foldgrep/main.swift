@@ -29,7 +29,15 @@ let processStart = monotonicNanoseconds()
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD (glibc's maximum)
 _ = mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
-var options = parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
+// The arguments as file names (FileName): an operand that is not UTF-8
+// names its file byte for byte; queries are decoded as text in `parse`.
+let arguments = (1..<Int(CommandLine.argc)).map { i in
+  FileName.string(
+    UnsafeBufferPointer(
+      start: CommandLine.unsafeArgv[i]!, count: strlen(CommandLine.unsafeArgv[i]!)
+    ).map { UInt8(bitPattern: $0) })
+}
+var options = parse(arguments, environment: environment)
 guard
   let matcher = Matcher(
     queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
@@ -49,7 +57,7 @@ if options.inPlace {
   walked = walked.map { job in
     guard case .file(let path, let display, _) = job, path != "-" else { return job }
     var info = stat()
-    guard stat(path, &info) == 0 else { return job }
+    guard path.withFileName({ stat($0, &info) }) == 0 else { return job }
     if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return job }
     return .message("\(display): already rewritten under another name, skipped", isError: false)
   }
@@ -61,7 +69,7 @@ if options.withFilename == nil {
     || (options.recursive
       && options.files.contains { path in
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return path.withFileName({ stat($0, &info) }) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
       })
 }
 let palette =

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import _FoldSearchTestSupport
+
+@testable import foldgrep
 
 /// Files: several at once, recursion, binary files, invalid UTF-8, CRLF,
 /// errors.
@@ -65,6 +68,53 @@ struct FileTests {
     #expect(count.out.hasSuffix(":12\n"), "\(count.out)")
     let printed = try run(["-r", "cafe", scratch.url.path + "/d"], [], environment, nil)
     #expect(printed.out.contains("Binary file"))
+  }
+
+  /// A file name that is not UTF-8 was decoded with U+FFFD and the file
+  /// then looked for under another name ("No such file"); names are bytes.
+  @Test func fileNamesThatAreNotUTF8() throws {
+    let scratch = try Scratch()
+    let script = """
+      cd "$1" && printf 'cafe\\n' > "$(printf 'bad\\377name')" &&
+      "$0" -H cafe "$(printf 'bad\\377name')" && "$0" -r -c cafe . &&
+      "$0" --replace=tea --in-place --backup=.orig cafe "$(printf 'bad\\377name')" &&
+      cat "$(printf 'bad\\377name')" "$(printf 'bad\\377name.orig')"
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let out = Array(output.fileHandleForReading.readDataToEndOfFile())
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let name = Array("bad".utf8) + [0xFF] + Array("name".utf8)
+    let expected =
+      name + Array(":cafe\n./".utf8) + name + Array(":1\ntea\ncafe\n".utf8)
+    #expect(out == expected, "\(String(decoding: out, as: UTF8.self))")
+  }
+
+  /// Names carried in Strings come back byte for byte: random bytes, and
+  /// well-formed scalars of the escape range itself.
+  @Test func fileNamesRoundTrip() {
+    var generator = SplitMix64(seed: 20_261_204)
+    var names: [[UInt8]] = [
+      Array("plain".utf8), Array("\u{10FF80}x\u{10FFFF}".utf8), [0xF4, 0x8F, 0xBE],
+    ]
+    for _ in 0..<2_000 {
+      names.append(
+        (0..<Int(generator.next() % 12)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+    }
+    for name in names {
+      let carried = FileName.string(name)
+      #expect(FileName.bytes(carried) == name, "\(name)")
+      if let text = String(validating: name, as: UTF8.self),
+        !text.unicodeScalars.contains(where: { $0.value >= 0x10FF80 })
+      {
+        #expect(carried == text)
+      }
+    }
   }
 
   @Test func invalidUTF8AndCRLF() throws {
