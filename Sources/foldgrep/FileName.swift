@@ -32,8 +32,10 @@ enum FileName {
     var scalars = String.UnicodeScalarView()
     var i = 0
     while i < bytes.count {
-      let length = wellFormedLength(bytes, at: i)
-      if length == 0 {
+      let width = bytes.withUnsafeBufferPointer {
+        UTF8Validation.scalarWidth($0.baseAddress!, i, $0.count)
+      }
+      guard let length = width else {
         scalars.append(Unicode.Scalar(escapeBase + UInt32(bytes[i]))!)
         i += 1
         continue
@@ -73,36 +75,6 @@ enum FileName {
     return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
   }
 
-  /// The length of the well-formed scalar at `i` (Table 3-7 of the Unicode
-  /// Standard), or 0 when the byte there does not start one.
-  private static func wellFormedLength(_ bytes: [UInt8], at i: Int) -> Int {
-    let b0 = bytes[i]
-    if b0 < 0x80 { return 1 }
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch b0 {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      high = 0x9F
-    case 0xF0:
-      length = 4
-      low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      high = 0x8F
-    default: return 0
-    }
-    guard i + length <= bytes.count, (low...high).contains(bytes[i + 1]) else { return 0 }
-    for j in 2..<length where bytes[i + j] & 0xC0 != 0x80 { return 0 }
-    return length
-  }
 }
 
 extension String {
