@@ -21,8 +21,8 @@ import _FoldSearchCShim
 ///   NFKC keeps); أ for أ and its presentation forms. So the letters and
 ///   ideographs of text fold to themselves, which the fold's fast paths
 ///   copy (a row of 64 scalars that all do is copied whole). A primary that no
-///   scalar carries alone gets a noncharacter of its own (U+FDD0…, U+nFFFE…)
-///   as its spelling.
+///   scalar carries alone gets a spelling of its own made of noncharacters
+///   (U+nFFFE…, then sequences from U+FDD0…U+FDEF: `syntheticSpelling(_:)`).
 /// - A scalar folds to the representatives of its primaries: æ → "ae",
 ///   ß → "ss", が → か, 한 → its three jamo. Several primaries make an *atomic
 ///   expansion*, as in the foundation profile.

@@ -95,6 +95,10 @@ int32_t fsicu_collation_valid_locale(const char *locale) {
 
 int32_t fsicu_locale_language_known(const char *locale) {
   if (!locale || !*locale || strcmp(locale, "root") == 0) return 1;
+  // BCP 47's "undetermined" (und-u-ka-shifted: root collation with spaces
+  // and punctuation ignored), whose ICU ID has no language.
+  if (strncmp(locale, "und", 3) == 0 && (locale[3] == 0 || locale[3] == '-' || locale[3] == '_'))
+    return 1;
   // A BCP 47 tag ("zh-u-co-pinyin") as an ICU locale ID first.
   char id[FSICU_LOCALE_MAX];
   UErrorCode status = U_ZERO_ERROR;

@@ -64,9 +64,12 @@ final class InPlaceRewriter: ChunkConsumer {
   }
 
   private func createTemporary() -> Bool {
-    let slash = target.lastIndex(of: "/")
-    let directory = slash.map { String(target[...$0]) } ?? ""
-    let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    // (By scalars: a name starting with a combining mark makes "/" and
+    // the mark one Character.)
+    let scalars = target.unicodeScalars
+    let slash = scalars.lastIndex(of: "/")
+    let directory = slash.map { String(scalars[...$0]) } ?? ""
+    let base = slash.map { String(scalars[scalars.index(after: $0)...]) } ?? target
     var template =
       FileName.bytes("\(directory).\(base).foldgrep-XXXXXX").map { CChar(bitPattern: $0) } + [0]
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -151,8 +154,9 @@ final class InPlaceRewriter: ChunkConsumer {
     else { return failed("cannot replace the file") }
     self.temporaryPath = nil
     // Make the rename durable.
-    let slash = target.lastIndex(of: "/")
-    let directory = slash.map { String(target[...$0]) } ?? "."
+    let scalars = target.unicodeScalars
+    let slash = scalars.lastIndex(of: "/")
+    let directory = slash.map { String(scalars[...$0]) } ?? "."
     let directoryFD = directory.withFileName { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     if directoryFD >= 0 {
       fsync(directoryFD)

@@ -130,25 +130,34 @@ struct Matcher: Sendable {
       let folded = FoldedText(utf8: bytes, profile: profile)
       for query in queries[perQuery.count...] { perQuery.append(folded.byteRanges(of: query)) }
     }
+    if lineEndsFold {
+      // Each query's own matches, before -w and the merge: either may drop
+      // a match across a line end that hid one in the next line.
+      perQuery = zip(queries, perQuery).map { query, ranges in
+        withinLines(ranges, bytes) { FoldedText(utf8: $0, profile: profile).byteRanges(of: query) }
+      }
+    }
     if wholeWords {
       perQuery = bytes.withUnsafeBufferPointer { buffer in
         zip(queries, perQuery).map { query, ranges in wordRanges(query, ranges, buffer) }
       }
     }
-    let merged = Self.merge(perQuery)
-    return lineEndsFold ? withinLines(merged, bytes) : merged
+    return Self.merge(perQuery)
   }
 
-  /// `ranges` (the chunk's matches) with every match inside one line, as
-  /// grep selects them: a match that runs across a line end is dropped,
-  /// and each line it touches is searched alone (a match ending or starting
-  /// in such a line may have hidden one inside it). The other lines keep
-  /// their matches: the leftmost-first search reaches each of them at its
-  /// start, as a search of the line alone does.
+  /// `ranges`, one query's leftmost-first matches in the chunk, with every
+  /// match inside one line, as grep selects them: a match that runs across
+  /// a line end is dropped, and each line it touches is searched alone with
+  /// `search` (a match ending or starting in such a line may have hidden one
+  /// inside it). The other lines keep their matches: the leftmost-first
+  /// search reaches each of them at its start with no match running into
+  /// it, as a search of the line alone does.
   ///
   /// - Complexity: O(n) in the chunk's length beyond the search: a line is
   ///   searched again at most once.
-  private func withinLines(_ ranges: [Range<Int>], _ bytes: [UInt8]) -> [Range<Int>] {
+  private func withinLines(
+    _ ranges: [Range<Int>], _ bytes: [UInt8], search: ([UInt8]) -> [Range<Int>]
+  ) -> [Range<Int>] {
     bytes.withUnsafeBufferPointer { buffer in
       func crossesLine(_ range: Range<Int>) -> Bool {
         buffer.firstIndex(of: 0x0A, from: range.lowerBound, to: range.upperBound)
@@ -188,7 +197,7 @@ struct Matcher: Sendable {
         while line < end {
           let stop = buffer.firstIndex(of: 0x0A, from: line, to: end)
           if stop > line {
-            for match in self.ranges(in: Array(buffer[line..<stop])) {
+            for match in search(Array(buffer[line..<stop])) {
               result.append((match.lowerBound + line)..<(match.upperBound + line))
             }
           }

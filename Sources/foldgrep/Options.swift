@@ -145,7 +145,7 @@ struct Options {
 
 func fail(_ message: String) -> Never {
   var err = FDWriter(fd: 2)
-  err.write("foldgrep: \(message)\n")
+  err.write(FileName.bytes("foldgrep: \(message)\n"))  // a file name in it as its bytes
   err.flush()
   exit(2)
 }
@@ -176,13 +176,18 @@ func readQueryFile(_ path: String) -> [String] {
   }
 }
 
-/// A query with newlines is several queries (as in grep). An argument's
-/// ill-formed bytes (carried as FileName escapes) read as U+FFFD.
-func splitQueries(_ argument: String) -> [String] {
-  let text = String(decoding: FileName.bytes(argument), as: UTF8.self)
-  return text.split(separator: "\n", omittingEmptySubsequences: false).map {
-    $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+/// A query with newlines is several queries (as in grep); a CR before a
+/// newline goes with it (split by scalars: "\r\n" is one Character).
+func splitQueries(_ text: String) -> [String] {
+  text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+    String(String.UnicodeScalarView($0.last == "\r" ? $0.dropLast() : $0))
   }
+}
+
+/// The text of an argument (its ill-formed bytes, carried as FileName
+/// escapes, as U+FFFD).
+func argumentText(_ argument: String) -> String {
+  String(decoding: FileName.bytes(argument), as: UTF8.self)
 }
 
 func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
@@ -295,7 +300,7 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "--threads":
         options.threads = max(1, parseNumber(value(name, inline: inline), for: name))
       case "--regexp":
-        options.queries += splitQueries(value(name, inline: inline))
+        options.queries += splitQueries(argumentText(value(name, inline: inline)))
         patternGiven = true
       case "--file":
         options.queries += readQueryFile(value(name, inline: inline))
@@ -368,7 +373,7 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "m": options.maxCount = parseNumber(takeValue(), for: "-m")
       case "j": options.threads = max(1, parseNumber(takeValue(), for: "-j"))
       case "e":
-        options.queries += splitQueries(takeValue())
+        options.queries += splitQueries(argumentText(takeValue()))
         patternGiven = true
       case "f":
         options.queries += readQueryFile(takeValue())
@@ -379,7 +384,7 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
   }
   if !patternGiven {
     guard let query = positional.first else { fail("missing QUERY\n\(usage)") }
-    options.queries = splitQueries(query)
+    options.queries = splitQueries(argumentText(query))
     positional.removeFirst()
   }
   options.files = positional

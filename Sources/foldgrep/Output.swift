@@ -28,8 +28,7 @@ struct FDWriter {
   }
 
   mutating func write(_ string: String) {
-    // (File names in it as their bytes: FileName.)
-    buffer.append(contentsOf: FileName.bytes(string))
+    buffer.append(contentsOf: string.utf8)
     if buffer.count >= 1 << 16 { flush() }
   }
 
@@ -173,8 +172,7 @@ final class Sink {
   }
 
   func write(_ string: String) {
-    // (File names in it as their bytes: FileName.)
-    current.append(contentsOf: FileName.bytes(string))
+    current.append(contentsOf: string.utf8)
     if current.count >= 1 << 16 { sealCurrent() }
   }
 

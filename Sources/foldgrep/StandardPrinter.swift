@@ -5,7 +5,8 @@
 final class StandardPrinter: Printer {
   let options: Options
   let sink: Sink
-  let name: String
+  /// The file's name as printed: its bytes (FileName).
+  let name: [UInt8]
   let palette: Palette
   let replacement: Replacement?
   let withFilename: Bool
@@ -13,7 +14,7 @@ final class StandardPrinter: Printer {
   init(options: Options, sink: Sink, name: String, palette: Palette, withFilename: Bool) {
     self.options = options
     self.sink = sink
-    self.name = name
+    self.name = FileName.bytes(name)
     self.palette = palette
     self.withFilename = withFilename
     replacement = options.replacement.map(Replacement.init)
@@ -104,6 +105,10 @@ final class StandardPrinter: Printer {
       sink.write("\(options.countMatches ? stats.matches : stats.matchedLines)\n")
       return
     }
-    if binarySuppressed { sink.write("Binary file \(name) matches\n") }
+    if binarySuppressed {
+      sink.write("Binary file ")
+      sink.write(name)
+      sink.write(" matches\n")
+    }
   }
 }

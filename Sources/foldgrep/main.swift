@@ -50,15 +50,21 @@ let walker = Walker(
   recursive: options.recursive, dereference: options.dereference, hidden: options.hidden)
 var walked = walker.jobs(for: options.files, implicitDirectory: implicitDirectory)
 if options.inPlace {
-  // A file named twice (or by a link and its target) is rewritten once:
-  // two rewrites of one file at a time would race, and the second backup
-  // would hold the first rewrite instead of the original.
-  var seen: Set<[UInt64]> = []
+  // A file named twice (or through a symbolic link) is rewritten once: two
+  // rewrites of one file at a time would race, and the second backup would
+  // hold the first rewrite instead of the original. (By the resolved path,
+  // not the inode: hard links are names of their own, each rewritten, as
+  // the rename gives the first a new file.)
+  var seen: Set<[UInt8]> = []
   walked = walked.map { job in
-    guard case .file(let path, let display, _) = job, path != "-" else { return job }
-    var info = stat()
-    guard path.withFileName({ stat($0, &info) }) == 0 else { return job }
-    if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return job }
+    guard case .file(let path, let display, _) = job, path != "-",
+      let resolved = path.withFileName({ realpath($0, nil) })
+    else { return job }
+    defer { free(resolved) }
+    let key = UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map {
+      UInt8(bitPattern: $0)
+    }
+    if seen.insert(key).inserted { return job }
     return .message("\(display): already rewritten under another name, skipped", isError: false)
   }
 }
@@ -196,4 +202,5 @@ if settings.json {
 ordered.finishAll()
 let failed = results.contains { $0.failed }
 let matched = results.contains { $0.matched }
-exit(failed ? 2 : matched ? 0 : 1)
+// (-q: a match wins over errors, as in grep.)
+exit(settings.quiet && matched ? 0 : failed ? 2 : matched ? 0 : 1)

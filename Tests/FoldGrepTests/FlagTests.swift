@@ -105,6 +105,19 @@ struct FlagTests {
     #expect(both.out == "3\n")
   }
 
+  /// A -f FILE with CRLF line ends ("\r\n" is one Character: the file was
+  /// one query) and with a private-use scalar of Plane 16 (read as a file
+  /// name's escape, it became U+FFFD).
+  @Test func queryFilesWithCRLFAndPlane16() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let crlf = try scratch.file("crlf.txt", Array("rien\r\nfin\r\n".utf8))
+    #expect(try FoldGrepTests.run(["-f", crlf], stdin: Self.input).out == "rien ici\nfin\n")
+    let plane16 = try scratch.file("p.txt", Array("\u{10FFFD}\n".utf8))
+    let text = Array("a \u{10FFFD} b\nbad ".utf8) + [0xFD] + Array(" byte\n".utf8)
+    let run = try FoldGrepTests.run(["-n", "-f", plane16], stdin: text)
+    #expect(run.out == "1:a \u{10FFFD} b\n")
+  }
+
   @Test func aQueryLineThatFoldsToNothingIsSkipped() throws {
     // Under collation a soft hyphen is ignorable: its line is an empty
     // query, skipped like a blank line (it ended the run with "empty query").

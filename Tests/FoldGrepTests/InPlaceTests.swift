@@ -100,9 +100,34 @@ struct InPlaceTests {
     #expect(names == ["a.txt", "b.txt"])
   }
 
-  /// A file named twice, or by a link and its target, was rewritten by two
-  /// jobs at once: the backup could hold the first rewrite, and staging
-  /// files were left behind.
+  /// Hard links are names of their own: each is rewritten (the rename gives
+  /// the first a new file; de-duplicating by inode left the second as it
+  /// was).
+  @Test func hardLinksAreEachRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let first = try scratch.file("h1.txt", Array("hit\n".utf8))
+    let second = scratch.url.appendingPathComponent("h2.txt").path
+    try FileManager.default.linkItem(atPath: first, toPath: second)
+    let run = try FoldGrepTests.run(["--in-place", "--replace=X", "hit", first, second])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try Self.contents(first) == Array("X\n".utf8))
+    #expect(try Self.contents(second) == Array("X\n".utf8))
+  }
+
+  /// -q: a match wins over another file's error, rewriting or not; a name
+  /// starting with a combining mark is split at its slash (by scalars).
+  @Test func quietMatchWinsAndNamesStartingWithAMark() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let path = try scratch.file("\u{301}x.txt", Array("hit\n".utf8))
+    let missing = scratch.url.appendingPathComponent("missing").path
+    let run = try FoldGrepTests.run(["-q", "--in-place", "--replace=X", "hit", path, missing])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try Self.contents(path) == Array("X\n".utf8))
+  }
+
+  /// A file named twice, or by a symbolic link and its target, was
+  /// rewritten by two jobs at once: the backup could hold the first
+  /// rewrite, and staging files were left behind.
   @Test func aFileNamedTwiceIsRewrittenOnce() throws {
     let scratch = try FoldGrepTests.Scratch()
     let original = Array("un cafe ici\n".utf8)

@@ -74,34 +74,59 @@ struct ProfileTests {
     #expect(!run.out.contains("say"))
   }
 
+  /// Line ends are checked in each query's own matches, before -w and the
+  /// merge: a match across a line end that the merge or -w dropped hid the
+  /// next line's match ("aa" on line 2 after "xa").
+  @Test(arguments: [
+    (["-n", "-e", "xa", "-e", "aa"], "1:xa\n2:aa\n"), (["-n", "-w", "aa"], "2:aa\n"),
+    (["-n", "-w", "a a"], "2:a a\n"),
+  ])
+  func lineEndsUnderSeveralQueriesAndWholeWords(_ arguments: [String], _ expected: String) throws {
+    let text = Array((arguments.contains("a a") ? "xa\na a\n" : "xa\naa\n").utf8)
+    let run = try FoldGrepTests.run(["--profile", "collation:th"] + arguments, stdin: text)
+    #expect(run.out == expected)
+  }
+
+  /// BCP 47's "undetermined" language is root: und-u-ka-shifted ignores
+  /// spaces and punctuation.
+  @Test func undeterminedIsRoot() throws {
+    let run = try FoldGrepTests.run(
+      ["--profile", "collation:und-u-ka-shifted", "-o", "ab"], stdin: Array("a-b\n".utf8))
+    #expect(run.out == "a-b\n")
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
   /// The matcher's matches under a profile that ignores line ends are each
   /// line's own: random lines over a small alphabet, against the library's
   /// search of every line alone.
   @Test func matchesUnderLineEndIgnoringProfilesAreEachLinesOwn() throws {
     let profile = FoldProfile.collation(locale: "th")
-    let alphabet = ["a", "b", " ", ".", "\n", "á", "\n\n"]
-    let queries = ["a b", "ab", "aa", "b.a", "a", "ba a"]
+    let alphabet = ["a", "b", " ", ".", "\n", "á", "\n\n", "x"]
+    let queries = ["a b", "ab", "aa", "b.a", "a", "ba a", "xa"]
     let seed = UInt64(20_261_204)
     var generator = SplitMix64(seed: seed)
     for index in 0..<400 {
       let length = Int(generator.next() % 40)
       let text = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
         .joined()
-      let query = queries[Int(generator.next() % UInt64(queries.count))]
+      // One query or two (merged leftmost first, as the matcher merges).
+      let chosen = (0..<(1 + Int(generator.next() % 2))).map { _ in
+        queries[Int(generator.next() % UInt64(queries.count))]
+      }
       let bytes = Array(text.utf8)
-      let matcher = try #require(Matcher(queries: [query], wholeWords: false, profile: profile))
+      let matcher = try #require(Matcher(queries: chosen, wholeWords: false, profile: profile))
       var expected: [Range<Int>] = []
       var start = 0
       for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
         let folded = FoldedText(utf8: Array(line), profile: profile)
-        expected += folded.byteRanges(of: query).map {
+        expected += Matcher.merge(chosen.map { folded.byteRanges(of: $0) }).map {
           ($0.lowerBound + start)..<($0.upperBound + start)
         }
         start += line.count + 1
       }
       #expect(
         matcher.ranges(in: bytes) == expected,
-        "seed \(seed), case \(index): \(query.debugDescription) in \(text.debugDescription)")
+        "seed \(seed), case \(index): \(chosen) in \(text.debugDescription)")
     }
   }
 

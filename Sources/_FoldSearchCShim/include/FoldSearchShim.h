@@ -165,7 +165,7 @@ enum {
 int32_t fsicu_collation_valid_locale(const char *locale);
 
 /// 1 if ICU knows the language of `locale` (an ICU locale ID or a BCP 47
-/// tag; root, "" and NULL included), 0 if not ("xx", "dk", "123"): ICU
+/// tag; root, und, "" and NULL included), 0 if not ("xx", "dk", "123"): ICU
 /// opens a collator for any name, falling back to root.
 int32_t fsicu_locale_language_known(const char *locale);
 
