@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unicode/ucol.h>
 #include <unicode/uloc.h>
 #include <unicode/ucoleitr.h>
@@ -97,7 +98,8 @@ int32_t fsicu_locale_language_known(const char *locale) {
   if (!locale || !*locale || strcmp(locale, "root") == 0) return 1;
   // BCP 47's "undetermined" (und-u-ka-shifted: root collation with spaces
   // and punctuation ignored), whose ICU ID has no language.
-  if (strncmp(locale, "und", 3) == 0 && (locale[3] == 0 || locale[3] == '-' || locale[3] == '_'))
+  if (strncasecmp(locale, "und", 3) == 0 &&
+      (locale[3] == 0 || locale[3] == '-' || locale[3] == '_' || locale[3] == '@'))
     return 1;
   // A BCP 47 tag ("zh-u-co-pinyin") as an ICU locale ID first.
   char id[FSICU_LOCALE_MAX];

@@ -94,7 +94,8 @@ let usage = """
   of the original bytes. CRLF line ends are kept as they are.
 
   Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred
-  (even when something matched, unless -q found a match). A query that is empty
+  (even when something matched, unless -q found a match and no file was being
+  rewritten with --in-place, where an error means a file was not). A query that is empty
   (blank, or only characters the profile ignores) is skipped when others are
   not, and an error when all are.
 

@@ -40,7 +40,8 @@ struct Walker {
       {
         let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         var ancestors: Set<FileID> = [id]
-        let prefix = implicitDirectory ? "" : (operand.hasSuffix("/") ? operand : operand + "/")
+        // (Slashes by bytes: "\u{600}/" is one Character.)
+        let prefix = implicitDirectory ? "" : (operand.utf8.last == 0x2F ? operand : operand + "/")
         walk(directory: operand, display: prefix, ancestors: &ancestors, into: &jobs)
       } else {
         jobs.append(.file(path: operand, display: operand, explicit: true))
@@ -55,7 +56,7 @@ struct Walker {
     guard let handle = directory.withFileName({ opendir($0) }) else {
       jobs.append(
         .message(
-          "\(display.isEmpty ? directory : String(display.dropLast())): \(errorText(errno))",
+          "\(display.isEmpty ? directory : String(display.unicodeScalars.dropLast())): \(errorText(errno))",
           isError: true))
       return
     }
@@ -70,7 +71,7 @@ struct Walker {
     }
     closedir(handle)
     names.sort { $0.lexicographicallyPrecedes($1) }
-    let base = directory.hasSuffix("/") ? directory : directory + "/"
+    let base = directory.utf8.last == 0x2F ? directory : directory + "/"
     for nameBytes in names {
       let name = FileName.string(nameBytes)
       let path = base + name

@@ -50,20 +50,33 @@ let walker = Walker(
   recursive: options.recursive, dereference: options.dereference, hidden: options.hidden)
 var walked = walker.jobs(for: options.files, implicitDirectory: implicitDirectory)
 if options.inPlace {
-  // A file named twice (or through a symbolic link) is rewritten once: two
-  // rewrites of one file at a time would race, and the second backup would
-  // hold the first rewrite instead of the original. (By the resolved path,
-  // not the inode: hard links are names of their own, each rewritten, as
-  // the rename gives the first a new file.)
+  // A file named twice (through a symbolic link, or a bind mount) is
+  // rewritten once: two rewrites of one directory entry at a time would
+  // race, and the second backup would hold the first rewrite instead of
+  // the original. An entry is its directory's (device, inode) and its name
+  // after symbolic links are resolved; not the file's inode, since hard
+  // links are entries of their own, each rewritten (the rename gives the
+  // first a new file).
   var seen: Set<[UInt8]> = []
   walked = walked.map { job in
     guard case .file(let path, let display, _) = job, path != "-",
       let resolved = path.withFileName({ realpath($0, nil) })
     else { return job }
-    defer { free(resolved) }
-    let key = UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map {
+    let bytes = UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map {
       UInt8(bitPattern: $0)
     }
+    free(resolved)
+    let slash = bytes.lastIndex(of: 0x2F) ?? 0
+    let directory = slash == 0 ? [0x2F] : Array(bytes[..<slash])
+    var info = stat()
+    let opened = (directory.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+      stat($0.baseAddress!, &info)
+    }
+    guard opened == 0 else { return job }
+    var key: [UInt8] = []
+    withUnsafeBytes(of: UInt64(info.st_dev)) { key += $0 }
+    withUnsafeBytes(of: UInt64(info.st_ino)) { key += $0 }
+    key += bytes[(slash + 1)...]
     if seen.insert(key).inserted { return job }
     return .message("\(display): already rewritten under another name, skipped", isError: false)
   }
@@ -166,7 +179,8 @@ struct JobResult: Sendable {
     printer.finish(stats, binarySuppressed: searcher.binarySuppressed)
     result.stats = stats
     result.bytesPrinted = jsonPrinter?.reportedBytesPrinted ?? 0
-    // (Not while rewriting in place: other files' rewrites may be running.)
+    // (Not while rewriting in place: other files' rewrites may be running,
+    // and their errors decide the status.)
     if options.quiet && result.matched && !options.inPlace { exit(0) }
     return result
   }
@@ -202,5 +216,6 @@ if settings.json {
 ordered.finishAll()
 let failed = results.contains { $0.failed }
 let matched = results.contains { $0.matched }
-// (-q: a match wins over errors, as in grep.)
-exit(settings.quiet && matched ? 0 : failed ? 2 : matched ? 0 : 1)
+// (-q: a match wins over errors, as in grep; not with --in-place, where
+// an error means a file was not rewritten.)
+exit(settings.quiet && matched && !settings.inPlace ? 0 : failed ? 2 : matched ? 0 : 1)

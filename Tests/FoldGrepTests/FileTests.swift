@@ -95,6 +95,17 @@ struct FileTests {
     #expect(out == expected, "\(String(decoding: out, as: UTF8.self))")
   }
 
+  /// A directory operand ending in a slash after a Prepend character
+  /// ("\u{600}/" is one Character) printed "d؀//f".
+  @Test func operandSlashesAreBytes() throws {
+    let scratch = try Scratch()
+    let directory = scratch.url.appendingPathComponent("d\u{600}")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try Data("hit\n".utf8).write(to: directory.appendingPathComponent("f"))
+    let run = try run(["-r", "hit", "d\u{600}/"], [], [:], scratch.url)
+    #expect(run.out == "d\u{600}/f:hit\n")
+  }
+
   /// Names carried in Strings come back byte for byte: random bytes, and
   /// well-formed scalars of the escape range itself.
   @Test func fileNamesRoundTrip() {

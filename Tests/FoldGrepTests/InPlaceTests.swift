@@ -114,15 +114,19 @@ struct InPlaceTests {
     #expect(try Self.contents(second) == Array("X\n".utf8))
   }
 
-  /// -q: a match wins over another file's error, rewriting or not; a name
-  /// starting with a combining mark is split at its slash (by scalars).
-  @Test func quietMatchWinsAndNamesStartingWithAMark() throws {
+  /// -q with --in-place: an error exits 2 even after a match (a file was
+  /// not rewritten; a script's `&&` must not go on); a name starting with a
+  /// combining mark is split at its slash (by scalars).
+  @Test func quietRewritingReportsErrorsAndNamesStartingWithAMark() throws {
     let scratch = try FoldGrepTests.Scratch()
     let path = try scratch.file("\u{301}x.txt", Array("hit\n".utf8))
     let missing = scratch.url.appendingPathComponent("missing").path
     let run = try FoldGrepTests.run(["-q", "--in-place", "--replace=X", "hit", path, missing])
-    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.status == 2, "\(run.stderr)")
     #expect(try Self.contents(path) == Array("X\n".utf8))
+    // Searching, a match wins over the missing file, as in grep.
+    let searching = try FoldGrepTests.run(["-q", "x", path, missing])
+    #expect(searching.status == 0)
   }
 
   /// A file named twice, or by a symbolic link and its target, was
