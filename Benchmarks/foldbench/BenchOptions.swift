@@ -26,7 +26,9 @@ struct BenchOptions {
 
   static let usage = """
     usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
-                     [--needle QUERY]... [--no-slow-peers] [FILE...]
+                     [--needle QUERY]... [--no-slow-peers] [--no-fold-index] [FILE...]
+           foldbench --app-only [--runs N]
+           foldbench --pathological DIR | --peak-memory FILE | --probe NAME [FILE...]
 
     Measures FoldSearch side by side with its peers in one run, on the bundled
     sample (Corpus/sample/*.txt, concatenated) or on the files given:
@@ -52,6 +54,9 @@ struct BenchOptions {
     (Corpus/pathological, or the large set) against the median time per byte.
     --peak-memory measures the peak resident memory a one-shot search (fold
     and the first needle) adds to its input, in this fresh process (Linux).
+    --probe NAME runs one phase for callgrind or a focused timing (fold,
+    fold-best, fold-parallel, fold-profiles, search, oneshot, type-ahead …;
+    an unknown NAME lists them all).
 
       --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)
       --json FILE    every figure with stable keys (tool, runs, input,

@@ -90,7 +90,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, first-touch, fold-kernel, fold-levels, fold-collation, search, search-collation or oneshot"
+      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, first-touch, fold-kernel, fold-levels, fold-profiles, fold-collation, type-ahead, search, search-collation or oneshot"
     )
   }
   exit(0)

@@ -28,7 +28,7 @@ struct FuzzOptions: Equatable {
            foldfuzz [--profile P] --case TEXT QUERY
 
     Runs random (text, query) cases through the FoldSearch engine and the
-    Foundation reference and classifies every disagreement (SEMANTICS.md D1–D5).
+    Foundation reference and classifies every disagreement (the README's D1–D9).
     Exits 1 on the first unexplained disagreement, after printing its seed,
     iteration and a shrunk minimal case.
 
