@@ -69,6 +69,16 @@ enum FileName {
     return bytes
   }
 
+  /// The bytes of the absolute path `name` resolves to (`realpath`: no
+  /// symbolic links, no "." or ".."), nil when it cannot be resolved.
+  static func resolved(_ name: String) -> [UInt8]? {
+    guard let resolved = name.withFileName({ realpath($0, nil) }) else { return nil }
+    defer { free(resolved) }
+    return UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map {
+      UInt8(bitPattern: $0)
+    }
+  }
+
   /// Calls `body` with the name `name` carries as a C string.
   static func withCString<R>(_ name: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
     let bytes = bytes(name).map { CChar(bitPattern: $0) } + [0]

@@ -31,13 +31,7 @@ final class InPlaceRewriter: ChunkConsumer {
     path: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
     failWrites: Bool
   ) {
-    if let resolved = path.withFileName({ realpath($0, nil) }) {
-      target = FileName.string(
-        UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
-      free(resolved)
-    } else {
-      target = path
-    }
+    target = FileName.resolved(path).map(FileName.string) ?? path
     self.source = source
     self.replacement = replacement
     self.backupSuffix = backupSuffix
@@ -45,6 +39,23 @@ final class InPlaceRewriter: ChunkConsumer {
   }
 
   var changed: Bool { temporaryPath != nil }
+
+  /// The directory entry `path` names, as a key: its directory's (device,
+  /// inode) and its name, after symbolic links are resolved; nil when it
+  /// cannot be resolved. Two names with one key are one entry (a name
+  /// given twice, a symbolic link, a bind mount): rewriting both at once
+  /// would race. Hard links are entries of their own.
+  static func entryKey(_ path: String) -> [UInt8]? {
+    guard let bytes = FileName.resolved(path) else { return nil }
+    let slash = bytes.lastIndex(of: 0x2F) ?? 0
+    let directory = slash == 0 ? "/" : FileName.string(bytes[..<slash])
+    var info = stat()
+    guard directory.withFileName({ stat($0, &info) }) == 0 else { return nil }
+    var key: [UInt8] = []
+    withUnsafeBytes(of: UInt64(info.st_dev)) { key += $0 }
+    withUnsafeBytes(of: UInt64(info.st_ino)) { key += $0 }
+    return key + bytes[(slash + 1)...]
+  }
 
   func consume(_ chunk: [UInt8], offset: Int, matches: ArraySlice<Range<Int>>) -> Bool {
     if error != nil { return false }

@@ -50,33 +50,14 @@ let walker = Walker(
   recursive: options.recursive, dereference: options.dereference, hidden: options.hidden)
 var walked = walker.jobs(for: options.files, implicitDirectory: implicitDirectory)
 if options.inPlace {
-  // A file named twice (through a symbolic link, or a bind mount) is
-  // rewritten once: two rewrites of one directory entry at a time would
-  // race, and the second backup would hold the first rewrite instead of
-  // the original. An entry is its directory's (device, inode) and its name
-  // after symbolic links are resolved; not the file's inode, since hard
-  // links are entries of their own, each rewritten (the rename gives the
-  // first a new file).
+  // A directory entry named twice (InPlaceRewriter.entryKey) is rewritten
+  // once: two rewrites of it at a time would race, and the second backup
+  // would hold the first rewrite instead of the original.
   var seen: Set<[UInt8]> = []
   walked = walked.map { job in
     guard case .file(let path, let display, _) = job, path != "-",
-      let resolved = path.withFileName({ realpath($0, nil) })
+      let key = InPlaceRewriter.entryKey(path)
     else { return job }
-    let bytes = UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map {
-      UInt8(bitPattern: $0)
-    }
-    free(resolved)
-    let slash = bytes.lastIndex(of: 0x2F) ?? 0
-    let directory = slash == 0 ? [0x2F] : Array(bytes[..<slash])
-    var info = stat()
-    let opened = (directory.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-      stat($0.baseAddress!, &info)
-    }
-    guard opened == 0 else { return job }
-    var key: [UInt8] = []
-    withUnsafeBytes(of: UInt64(info.st_dev)) { key += $0 }
-    withUnsafeBytes(of: UInt64(info.st_ino)) { key += $0 }
-    key += bytes[(slash + 1)...]
     if seen.insert(key).inserted { return job }
     return .message("\(display): already rewritten under another name, skipped", isError: false)
   }
