@@ -230,7 +230,7 @@ package enum CollationFold {
       if let current = representative[weight], rank(current) <= rank(value) { continue }
       representative[weight] = value
     }
-    var synthetic = (0...).lazy.map(syntheticSpelling).makeIterator()
+    var synthetics = 0  // spellings given out
     var syntheticOf: [UInt32: [Unicode.Scalar]] = [:]
     /// The representatives of `weights`, a spare synthetic spelling for a
     /// primary that has none yet.
@@ -243,9 +243,10 @@ package enum CollationFold {
           spelled += spelling
         } else {
           // (13,465 spellings; every locale ICU 72 lists needs far fewer.)
-          guard let spare = synthetic.next()! else {
+          guard let spare = syntheticSpelling(synthetics) else {
             preconditionFailure("more primaries without a scalar of their own than spellings")
           }
+          synthetics += 1
           let spelling = spare.map { Unicode.Scalar($0)! }
           syntheticOf[weight] = spelling
           spelled += spelling
@@ -325,6 +326,13 @@ package enum CollationFold {
   /// (false for Turkish and Azerbaijani, whose I ≡ ı).
   package static func isSupported(locale: String) -> Bool {
     locale.withCString({ fsicu_collation_valid_locale($0) }) >= 0
+  }
+
+  /// Whether ICU knows the language of `locale` (root and und included):
+  /// ICU opens a collator for any name, falling back to root, so a typo
+  /// ("dk" for "da") would fold as root.
+  package static func knowsLanguage(of locale: String) -> Bool {
+    locale.withCString({ fsicu_locale_language_known($0) }) == 1
   }
 
   /// Whether `locale`'s collator normalizes the text segments that fail

@@ -1,5 +1,3 @@
-import _FoldSearchCShim
-
 /// What "equal ignoring case and accents" means for a search.
 ///
 /// - ``foundation`` (the default): Foundation's
@@ -65,8 +63,7 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
               || "_-@=;".unicodeScalars.contains($0))
         })
       else { return nil }
-      guard CollationFold.isSupported(locale: locale),
-        locale.withCString({ fsicu_locale_language_known($0) }) == 1
+      guard CollationFold.isSupported(locale: locale), CollationFold.knowsLanguage(of: locale)
       else { return nil }
       self = .collation(locale: locale)
     } else {

@@ -69,28 +69,25 @@ enum FileName {
     return bytes
   }
 
+  /// The bytes of the C string `name` (a system call's name, an argument).
+  static func bytes(cString name: UnsafePointer<CChar>) -> [UInt8] {
+    UnsafeBufferPointer(start: name, count: strlen(name)).map { UInt8(bitPattern: $0) }
+  }
+
   /// The bytes of the absolute path `name` resolves to (`realpath`: no
   /// symbolic links, no "." or ".."), nil when it cannot be resolved.
   static func resolved(_ name: String) -> [UInt8]? {
     guard let resolved = name.withFileName({ realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
-    return UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map {
-      UInt8(bitPattern: $0)
-    }
+    return bytes(cString: resolved)
   }
-
-  /// Calls `body` with the name `name` carries as a C string.
-  static func withCString<R>(_ name: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
-    let bytes = bytes(name).map { CChar(bitPattern: $0) } + [0]
-    return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
-  }
-
 }
 
 extension String {
   /// Calls `body` with the file name this string carries as a C string
   /// (``FileName``).
   func withFileName<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
-    FileName.withCString(self, body)
+    let name = FileName.bytes(self).map { CChar(bitPattern: $0) } + [0]
+    return name.withUnsafeBufferPointer { body($0.baseAddress!) }
   }
 }

@@ -40,21 +40,32 @@ final class InPlaceRewriter: ChunkConsumer {
 
   var changed: Bool { temporaryPath != nil }
 
-  /// The directory entry `path` names, as a key: its directory's (device,
-  /// inode) and its name, after symbolic links are resolved; nil when it
-  /// cannot be resolved. Two names with one key are one entry (a name
-  /// given twice, a symbolic link, a bind mount): rewriting both at once
-  /// would race. Hard links are entries of their own.
-  static func entryKey(_ path: String) -> [UInt8]? {
+  /// A directory entry: its directory and its name.
+  struct EntryKey: Hashable {
+    var directory: Walker.FileID
+    var name: [UInt8]
+  }
+
+  /// The directory entry `path` names, after symbolic links are resolved;
+  /// nil when it cannot be resolved. Two names with one key are one entry
+  /// (a name given twice, a symbolic link, a bind mount): rewriting both at
+  /// once would race. Hard links are entries of their own.
+  static func entryKey(_ path: String) -> EntryKey? {
     guard let bytes = FileName.resolved(path) else { return nil }
     let slash = bytes.lastIndex(of: 0x2F) ?? 0
     let directory = slash == 0 ? "/" : FileName.string(bytes[..<slash])
     var info = stat()
     guard directory.withFileName({ stat($0, &info) }) == 0 else { return nil }
-    var key: [UInt8] = []
-    withUnsafeBytes(of: UInt64(info.st_dev)) { key += $0 }
-    withUnsafeBytes(of: UInt64(info.st_ino)) { key += $0 }
-    return key + bytes[(slash + 1)...]
+    return EntryKey(directory: Walker.FileID(info), name: Array(bytes[(slash + 1)...]))
+  }
+
+  /// The target's directory (with its final "/", "" for none) and name,
+  /// split by scalars: a name starting with a combining mark makes "/" and
+  /// the mark one Character.
+  private var targetParts: (directory: String, name: String) {
+    let scalars = target.unicodeScalars
+    guard let slash = scalars.lastIndex(of: "/") else { return ("", target) }
+    return (String(scalars[...slash]), String(scalars[scalars.index(after: slash)...]))
   }
 
   func consume(_ chunk: [UInt8], offset: Int, matches: ArraySlice<Range<Int>>) -> Bool {
@@ -75,14 +86,9 @@ final class InPlaceRewriter: ChunkConsumer {
   }
 
   private func createTemporary() -> Bool {
-    // (By scalars: a name starting with a combining mark makes "/" and
-    // the mark one Character.)
-    let scalars = target.unicodeScalars
-    let slash = scalars.lastIndex(of: "/")
-    let directory = slash.map { String(scalars[...$0]) } ?? ""
-    let base = slash.map { String(scalars[scalars.index(after: $0)...]) } ?? target
+    let (directory, name) = targetParts
     var template =
-      FileName.bytes("\(directory).\(base).foldgrep-XXXXXX").map { CChar(bitPattern: $0) } + [0]
+      FileName.bytes("\(directory).\(name).foldgrep-XXXXXX").map { CChar(bitPattern: $0) } + [0]
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else {
       error = "\(target): cannot create a temporary file: \(errorText(errno))"
@@ -165,9 +171,7 @@ final class InPlaceRewriter: ChunkConsumer {
     else { return failed("cannot replace the file") }
     self.temporaryPath = nil
     // Make the rename durable.
-    let scalars = target.unicodeScalars
-    let slash = scalars.lastIndex(of: "/")
-    let directory = slash.map { String(scalars[...$0]) } ?? "."
+    let directory = targetParts.directory.isEmpty ? "." : targetParts.directory
     let directoryFD = directory.withFileName { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     if directoryFD >= 0 {
       fsync(directoryFD)

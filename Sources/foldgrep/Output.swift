@@ -178,8 +178,9 @@ final class Sink {
 
   func writeError(_ message: String) {
     sealCurrent()
-    segments.append(.err(FileName.bytes("foldgrep: \(message)\n")))
-    bytes += message.utf8.count + 11
+    let line = FileName.bytes("foldgrep: \(message)\n")
+    segments.append(.err(line))
+    bytes += line.count
   }
 
   func groupStart() {

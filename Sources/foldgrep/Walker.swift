@@ -21,9 +21,15 @@ struct Walker {
   let dereference: Bool
   let hidden: Bool
 
-  private struct FileID: Hashable {
+  /// A file by its device and inode.
+  struct FileID: Hashable {
     var device: UInt64
     var inode: UInt64
+
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
   }
 
   /// The jobs for the operands, in order; directories' entries sorted by name.
@@ -38,7 +44,7 @@ struct Walker {
       if recursive && operand.withFileName({ stat($0, &info) }) == 0
         && (info.st_mode & S_IFMT) == S_IFDIR
       {
-        let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let id = FileID(info)
         var ancestors: Set<FileID> = [id]
         // (Slashes by bytes: "\u{600}/" is one Character.)
         let prefix = implicitDirectory ? "" : (operand.utf8.last == 0x2F ? operand : operand + "/")
@@ -90,7 +96,7 @@ struct Walker {
       }
       switch info.st_mode & S_IFMT {
       case S_IFDIR:
-        let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let id = FileID(info)
         if ancestors.contains(id) {
           jobs.append(.message("warning: \(shown): recursive directory loop", isError: false))
           continue

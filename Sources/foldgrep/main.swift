@@ -31,11 +31,8 @@ _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD (glibc's maximum)
 _ = mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
 // The arguments as file names (FileName): an operand that is not UTF-8
 // names its file byte for byte; queries are decoded as text in `parse`.
-let arguments = (1..<Int(CommandLine.argc)).map { i in
-  FileName.string(
-    UnsafeBufferPointer(
-      start: CommandLine.unsafeArgv[i]!, count: strlen(CommandLine.unsafeArgv[i]!)
-    ).map { UInt8(bitPattern: $0) })
+let arguments = (1..<Int(CommandLine.argc)).map {
+  FileName.string(FileName.bytes(cString: CommandLine.unsafeArgv[$0]!))
 }
 var options = parse(arguments, environment: environment)
 guard
@@ -53,7 +50,7 @@ if options.inPlace {
   // A directory entry named twice (InPlaceRewriter.entryKey) is rewritten
   // once: two rewrites of it at a time would race, and the second backup
   // would hold the first rewrite instead of the original.
-  var seen: Set<[UInt8]> = []
+  var seen: Set<InPlaceRewriter.EntryKey> = []
   walked = walked.map { job in
     guard case .file(let path, let display, _) = job, path != "-",
       let key = InPlaceRewriter.entryKey(path)
