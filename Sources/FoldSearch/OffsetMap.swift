@@ -325,12 +325,11 @@ package struct OffsetMap: Sendable {
       let consumed = entries.baseAddress!.advanced(by: start).withMemoryRebound(
         to: fssimd_fold_note.self, capacity: count
       ) { fssimd_map_encode_notes($0, Int64(count), &state) }
-      if state.stored > 0 {
-        committed &+= Int(state.stored)
-        last = Entry(raw: Int(state.last_raw), shift: Int(state.last_shift))
-        newest = Entry(raw: Int(state.newest_raw), shift: Int(state.newest_shift))
-        out = state.out!
-      }
+      // (A note may replace the pending entry without storing one.)
+      committed &+= Int(state.stored)
+      last = Entry(raw: Int(state.last_raw), shift: Int(state.last_shift))
+      newest = Entry(raw: Int(state.newest_raw), shift: Int(state.newest_shift))
+      out = state.out!
       return start &+ Int(consumed)
     }
 

@@ -219,16 +219,24 @@ typedef struct {
 /// current block: a note at a new folded position stores the pending entry
 /// (encoded after the last stored one) and becomes the pending one, unless
 /// it is a shift the pending entry predicts (neither is atomic and the shift
-/// is the same), which is dropped. Stops before the first note at the
-/// pending entry's folded position (the replacing rule, left to the
-/// caller). Returns the number of notes consumed.
+/// is the same), which is dropped. A note at the pending entry's folded
+/// position replaces it (only ignorables lay between), storing nothing;
+/// stops before such a note when the last stored entry predicts it (no
+/// entry would be pending: left to the caller). Returns the number of notes
+/// consumed; `builder` holds the state after them.
 ///
 /// Caller obligations: `notes` points to `count` notes whose folded
-/// positions increase from the pending entry's (equal at most at a stop);
+/// positions never decrease from the pending entry's;
 /// `builder->out` has `count` × FSSIMD_MAP_ENTRY_MAX writable bytes; the
 /// current block has room for `count` more entries.
 int64_t fssimd_map_encode_notes(const fssimd_fold_note *notes, int64_t count,
                                 fssimd_map_builder *builder);
+
+/// fssimd_map_encode_notes at vector level `level` (clamped to
+/// fssimd_best_level()): the same bytes and state at every level
+/// (FSSIMD_LEVEL_AVX512 encodes eight notes at a time; the others, one).
+int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes, int64_t count,
+                                   fssimd_map_builder *builder);
 
 /// Flags of a packed two-byte fold (FoldSearch's `FoldTable.TwoByte`): bits
 /// 0–31 hold up to four folded bytes (the first lowest), bits 32–34 their
