@@ -367,6 +367,21 @@ extension FoldedText {
     return o
   }
 
+  /// Where the scalar or maximal ill-formed subpart that holds byte `offset`
+  /// starts, as the fold decodes `input`: `offset` itself when it starts
+  /// one (any byte but a continuation byte, and a continuation byte no lead
+  /// within three bytes before it claims: a U+FFFD of its own), else that
+  /// lead. `offset` may be `input.count`.
+  ///
+  /// - Complexity: O(1).
+  static func sequenceStart(containing offset: Int, in input: UnsafeBufferPointer<UInt8>) -> Int {
+    guard offset > 0, offset < input.count, input[offset] & 0xC0 == 0x80 else { return offset }
+    var lead = offset - 1
+    while lead > 0, offset - lead < 3, input[lead] & 0xC0 == 0x80 { lead -= 1 }
+    guard input[lead] >= 0xC0 else { return offset }
+    return lead + decodeNonASCII(input, at: lead).length > offset ? lead : offset
+  }
+
   /// Decodes the non-ASCII sequence starting at `i`: a scalar value and its
   /// length, or nil and the length of the maximal ill-formed subpart.
   ///

@@ -142,17 +142,15 @@ extension FoldedText {
     }
   }
 
-  /// Clamps a byte window to the text and rounds it to scalar starts.
+  /// Clamps a byte window to the text and rounds it down to scalar starts,
+  /// as the fold decodes the text: a stray continuation byte is a U+FFFD
+  /// of its own, so a bound there stays (rounding it down over the strays
+  /// before it moved a window's start back onto a match already rejected:
+  /// `foldgrep -w` searched again from there forever).
   private func roundedWindow(_ window: Range<Int>) -> Range<Int> {
     withOriginalBytes { bytes in
       func round(_ offset: Int) -> Int {
-        var offset = min(max(offset, 0), bytes.count)
-        var steps = 0
-        while offset > 0, offset < bytes.count, bytes[offset] & 0xC0 == 0x80, steps < 3 {
-          offset -= 1
-          steps += 1
-        }
-        return offset
+        FoldedText.sequenceStart(containing: min(max(offset, 0), bytes.count), in: bytes)
       }
       let lower = round(window.lowerBound)
       return lower..<max(lower, round(window.upperBound))

@@ -159,6 +159,22 @@ struct FlagTests {
     #expect(message.contains("write error"))
   }
 
+  @Test func wholeWordsRetryAfterStrayContinuationBytes() throws {
+    // Found by review: the retry after a rejected candidate starts at the
+    // next scalar, a stray continuation byte here; rounding that start down
+    // over the strays before it found the rejected candidate again, forever.
+    let run = try FoldGrepTests.run(
+      ["-w", "-c", "\u{FFFD}\u{FFFD}a"],
+      stdin: [0x80, 0x80, 0x61, 0x62, 0x80, 0x80, 0x61, 0x62, 0x0A],
+      timeout: 60)
+    #expect(run.status == 1)
+    #expect(run.out == "0\n")
+    let found = try FoldGrepTests.run(
+      ["-w", "-o", "-b", "\u{FFFD}a"], stdin: [0x80, 0x80, 0x61, 0x62, 0x20, 0x80, 0x61, 0x0A],
+      timeout: 60)
+    #expect(found.stdout == [0x35, 0x3A, 0x80, 0x61, 0x0A])  // "5:" 80 "a"
+  }
+
   @Test func wholeWordsFindAMatchHiddenByARejectedOne() throws {
     // "a a" first matches inside "xa a" (not a word); the whole word overlaps it.
     let run = try FoldGrepTests.run(

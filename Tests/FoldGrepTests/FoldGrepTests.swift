@@ -25,9 +25,20 @@ struct FoldGrepTests {
     return directory.appendingPathComponent("foldgrep")
   }()
 
+  /// Runs `foldgrep` (terminated after ten minutes).
   static func run(
     _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
     directory: URL? = nil
+  ) throws -> Run {
+    try run(arguments, stdin: stdin, environment: environment, directory: directory, timeout: 600)
+  }
+
+  /// Runs `foldgrep`; one still running after `timeout` seconds is killed
+  /// (SIGKILL: `Process.terminate()`'s SIGTERM left a child of the test
+  /// runner running), so that a hang fails its test instead of the run.
+  static func run(
+    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
+    directory: URL? = nil, timeout: Double
   ) throws -> Run {
     let process = Process()
     process.executableURL = binary
@@ -44,6 +55,10 @@ struct FoldGrepTests {
     process.standardOutput = output
     process.standardError = error
     try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
     writeIgnoringPipeErrors(stdin, to: input.fileHandleForWriting)
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = error.fileHandleForReading.readDataToEndOfFile()

@@ -65,6 +65,40 @@ import _FoldSearchTestSupport
     }
   }
 
+  /// Ill-formed UTF-8: every stray continuation byte is a U+FFFD of its
+  /// own, so a window bound on one is a scalar boundary and stays (found by
+  /// review: bounds were rounded down over the strays before them, so
+  /// "cafe" was lost in 0..<6 of "cafe" + 80 80 80, and a window from 2
+  /// found a match from 1). Every window whose bounds start a scalar or an
+  /// ill-formed subpart, against a search of its bytes alone.
+  @Test(
+    arguments: [
+      (Array("cafe".utf8) + [0x80, 0x80, 0x80], "cafe"),
+      ([0x61, 0x80, 0x80] + Array("cafe".utf8), "\u{FFFD}\u{FFFD}cafe"),
+      ([0x80, 0x80, 0x61, 0x62, 0x80, 0x80, 0x61, 0x62], "\u{FFFD}a"),
+      ([0xF0, 0x80, 0x80, 0x61, 0xE2, 0x82, 0x80, 0xE2, 0x82, 0xAC, 0x61], "\u{FFFD}a"),
+    ] as [([UInt8], String)])
+  func illFormedWindowsSearchAsTheirBytes(_ bytes: [UInt8], _ query: String) {
+    let whole = FoldedText(utf8: bytes)
+    bytes.withUnsafeBufferPointer { buffer in
+      let starts = (0...bytes.count).filter {
+        FoldedText.sequenceStart(containing: $0, in: buffer) == $0
+      }
+      // 80 80 80 are three sequences; E2 82 is one (a maximal subpart).
+      if bytes.count == 7 { #expect(starts == Array(0...7)) }
+      if bytes.count == 11 { #expect(!starts.contains(5) && !starts.contains(8)) }
+      for lower in starts {
+        for upper in starts where upper >= lower {
+          let expected = FoldedText(utf8: Array(bytes[lower..<upper])).byteRanges(of: query)
+            .map { $0.lowerBound + lower..<$0.upperBound + lower }
+          #expect(
+            whole.byteRanges(of: query, options: [], in: lower..<upper) == expected,
+            "\(bytes) \(query) in \(lower)..<\(upper)")
+        }
+      }
+    }
+  }
+
   /// Random texts of the differential alphabet (marks, contractions,
   /// expansions, ignorables, Hangul, Indic, emoji), random ranges between
   /// `Character`s and random options, against a search of the range's
