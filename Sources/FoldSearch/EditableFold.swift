@@ -66,16 +66,33 @@ struct EditableFold: Sendable {
     return table.entry(value).isIgnorable
   }
 
-  /// Where refolding for `edit` starts: its start, moved back (not before
-  /// `floor`) while the old scalar there, or the first new one, may continue
-  /// a contraction begun before it.
+  /// The first scalar of the new text at the start of `edits[i]`: its
+  /// replacement's first, or after an empty replacement the old scalar at
+  /// its end, unless the next edit replaces that one too (adjacent
+  /// deletions: "c|ch|h" with both "ch" deleted is "ch"), and so on.
+  private static func firstNewScalar(
+    at i: Int, of edits: [Edit], in old: UnsafeBufferPointer<UInt8>
+  ) -> UInt32? {
+    var k = i
+    while true {
+      if let first = edits[k].replacement.unicodeScalars.first { return first.value }
+      let end = edits[k].range.upperBound
+      guard k + 1 < edits.count, edits[k + 1].range.lowerBound == end else {
+        return WordBoundary.scalar(at: end, in: old)
+      }
+      k += 1
+    }
+  }
+
+  /// Where refolding for `edits[i]` starts: its start, moved back (not
+  /// before `floor`) while the old scalar there, or the first new one, may
+  /// continue a contraction begun before it.
   private func safeStart(
-    of edit: Edit, in old: UnsafeBufferPointer<UInt8>, notBefore floor: Int
+    of i: Int, _ edits: [Edit], in old: UnsafeBufferPointer<UInt8>, notBefore floor: Int
   ) -> Int {
+    let edit = edits[i]
     guard !table.continuations.isEmpty else { return edit.range.lowerBound }
-    let firstNew: UInt32? =
-      edit.replacement.unicodeScalars.first?.value
-      ?? WordBoundary.scalar(at: edit.range.upperBound, in: old)
+    let firstNew = Self.firstNewScalar(at: i, of: edits, in: old)
     var start = edit.range.lowerBound
     while start > floor,
       table.mayContinueContraction(at: start, in: old)
@@ -151,7 +168,7 @@ struct EditableFold: Sendable {
       var i = 0
       while i < edits.count {
         // One cluster: edits whose middles touch.
-        let start = safeStart(of: edits[i], in: old, notBefore: consumed)
+        let start = safeStart(of: i, edits, in: old, notBefore: consumed)
         var middle: [UInt8] = []
         var end = start
         repeat {
@@ -173,7 +190,7 @@ struct EditableFold: Sendable {
           middle.append(contentsOf: UnsafeBufferPointer(rebasing: old[end..<extended]))
           end = extended
           i += 1
-        } while i < edits.count && safeStart(of: edits[i], in: old, notBefore: end) <= end
+        } while i < edits.count && safeStart(of: i, edits, in: old, notBefore: end) <= end
 
         let foldedStart = oldMap.foldedOffset(ofOriginal: start, in: oldFolded)
         copyUnchanged(to: start, foldedEnd: foldedStart)

@@ -7,10 +7,13 @@
 /// restarts at the last kept match's end and runs until it is past the edit
 /// and in step with the old matches (the old chain of leftmost matches has
 /// no match crossing the same point), from where the old matches are reused,
-/// shifted by the change in length. With ``SearchOptions/graphemeAligned``,
-/// a search range or a query starting with a mark, the matches are recomputed
-/// in full instead (grapheme breaks and ranges can depend on text further
-/// away).
+/// shifted by the change in length; when the new matches stay out of step
+/// with the old ones for ``FindSession/resyncSteps`` matches (periodic text),
+/// the rest of the text is searched in one pass. With
+/// ``SearchOptions/graphemeAligned``, a profile whose matching needs grapheme
+/// boundaries (the collation profiles), a search range or a query starting
+/// with a mark, the matches are recomputed in full instead (grapheme breaks
+/// and ranges can depend on text further away).
 extension FindSession {
   /// Replaces the current match with `replacement` and returns the range of
   /// the inserted text; nil (and no change) when there is no current match.

@@ -65,7 +65,9 @@ public struct FindSession: Sendable {
   package private(set) var lastSearch: SearchKind = .none
 
   /// The index of the current match in ``matches``, or nil when there is
-  /// none (no matches, or none selected yet after replace all).
+  /// none: no matches, or none selected yet (after replace all, or after
+  /// ``replaceSubrange(_:with:)`` while none was current, even when the
+  /// edit made matches; ``next()`` then selects one).
   ///
   /// ```swift
   /// var session = FindSession(text: "a A á")
@@ -144,7 +146,9 @@ public struct FindSession: Sendable {
   ///
   /// - Complexity: see ``FindSession``.
   public var query: String = "" {
-    didSet { if query != oldValue { search() } }
+    // By scalars: `==` holds for canonically equivalent strings, which
+    // may fold apart ("が" and "か\u{3099}", marks in another order).
+    didSet { if !query.unicodeScalars.elementsEqual(oldValue.unicodeScalars) { search() } }
   }
 
   /// The filters applied to matches (whole words, word start, grapheme
@@ -164,7 +168,9 @@ public struct FindSession: Sendable {
   /// The part of ``text`` searched, or nil for all of it.
   ///
   /// Bounds are rounded down to scalar boundaries. Edits move the range
-  /// with the text around it; an edit inside it grows or shrinks it.
+  /// with the text around it; an edit inside it grows or shrinks it, and
+  /// so does an insertion at its start (also when the range is empty: text
+  /// typed where the selection's text was deleted is searched).
   ///
   /// ```swift
   /// var session = FindSession(text: "cafe | cafe")
@@ -444,10 +450,12 @@ public struct FindSession: Sendable {
         let newEnd = a + edit.replacement.utf8.count
         var lower = window.lowerBound
         var upper = window.upperBound
-        if b <= lower && !(a == b && a == lower && a < upper) {
+        // An insertion at the range's start joins it (an empty range too:
+        // text typed where the selection was deleted stays inside it).
+        if b <= lower && !(a == b && a == lower) {
           lower += delta
           upper += delta
-        } else if a < upper || (a == upper && a == b && lower == upper) {
+        } else if a < upper || (a == b && a == lower) {
           if a < lower { lower = a }
           upper = b <= upper ? upper + delta : max(lower, newEnd)
         }
@@ -502,10 +510,23 @@ public struct FindSession: Sendable {
           q = match.upperBound
           return true
         }
+        var steps = 0
         while true {
           let point = max(q, syncFrom)
           if let first = oldChainIsFree(at: point - delta) {
             reusedFrom = first
+            return
+          }
+          steps += 1
+          if steps > Self.resyncSteps {
+            // Out of step for long (periodic text: "aa" in a run of "a"
+            // after one more "a" at its start): the rest in one pass,
+            // instead of a search set up again for every match (70× the
+            // cost of searching the whole text afresh on 1 MB).
+            scanner.forEachMatch(of: prepared, from: point) { match in
+              fresh.append(match)
+              return true
+            }
             return
           }
           var next: Range<Int>? = nil
@@ -525,6 +546,10 @@ public struct FindSession: Sendable {
     lastSearch = .incremental
     return inserted
   }
+
+  /// Matches searched one at a time after an edit, each checked against
+  /// the old ones, before the rest of the text is searched in one pass.
+  static let resyncSteps = 64
 
   /// The number of matches in `ranges` ending before `offset`.
   private static func firstIndex(in ranges: [Range<Int>], endingAtOrAfter offset: Int) -> Int {

@@ -83,6 +83,62 @@ struct FindSessionTests {
     #expect(session.searchRange.map { String(session.text[$0]) } == ", café, CAFÉ")
   }
 
+  @Test func insertionIntoAnEmptyRangeJoinsIt() {
+    // Found by review: find in selection, the selection's text deleted and
+    // "cafe" typed in its place; the empty range moved past the insertion.
+    var session = FindSession(text: "tea | tea cafe")
+    session.query = "cafe"
+    let caret = session.text.index(session.text.startIndex, offsetBy: 5)
+    session.searchRange = caret..<caret
+    #expect(session.matchCount == 0)
+    session.replaceSubrange(caret..<caret, with: " cafe")
+    #expect(session.text == "tea | cafe tea cafe")
+    #expect(session.searchRange.map { String(session.text[$0]) } == " cafe")
+    #expect(session.matches.map { session.text[$0] } == ["cafe"])
+    #expect(session.matchByteRanges == [6..<10])
+    // At a non-empty range's start, too; at its end, the insertion stays out.
+    let end = session.searchRange!.upperBound
+    session.replaceSubrange(end..<end, with: "cafe")
+    #expect(session.searchRange.map { String(session.text[$0]) } == " cafe")
+    let start = session.searchRange!.lowerBound
+    session.replaceSubrange(start..<start, with: "café")
+    #expect(session.searchRange.map { String(session.text[$0]) } == "café cafe")
+    #expect(session.matchCount == 2)
+  }
+
+  @Test func canonicallyEqualQueriesThatFoldApartSearchAgain() {
+    // Found by review: `==` on String holds for canonically equivalent
+    // queries, so setting one after the other kept the old matches.
+    var session = FindSession(text: "が か\u{3099}")
+    session.query = "が"
+    #expect(session.matchByteRanges == [0..<3])
+    session.query = "か\u{3099}"
+    #expect(session.matchByteRanges == FoldedText(session.text).byteRanges(of: "か\u{3099}"))
+    #expect(session.matchByteRanges == [4..<10])  // D5
+    var marks = FindSession(text: "a\u{323}")
+    marks.query = "\u{301}\u{323}"
+    #expect(marks.matchCount == 0)
+    marks.query = "\u{323}\u{301}"
+    #expect(marks.matchByteRanges == [1..<3])
+  }
+
+  @Test func editOfPeriodicTextSearchesTheRestInOnePass() {
+    // Found by review: one more "a" at the start of a run of "a" puts every
+    // later match of "aa" out of step with the old ones; the search was set
+    // up again for each (70× a fresh search on 1 MB). Past
+    // FindSession.resyncSteps matches, the rest is searched in one pass.
+    var session = FindSession(text: String(repeating: "a", count: 10_001) + "b aa")
+    session.query = "aa"
+    #expect(session.matchCount == 5_001)
+    for (offset, insertion) in [(0, "a"), (1, "a"), (0, "b"), (5, "")] {
+      let start = session.text.index(session.text.startIndex, offsetBy: offset)
+      let end = insertion.isEmpty ? session.text.index(after: start) : start
+      session.replaceSubrange(start..<end, with: insertion)
+      #expect(session.lastSearch == .incremental)
+      #expect(session.matchByteRanges == FoldedText(session.text).byteRanges(of: "aa"))
+    }
+  }
+
   @Test func optionsApply() {
     var session = FindSession(text: "cafe cafeteria CAFÉ", options: [.wholeWords])
     session.query = "cafe"
@@ -203,6 +259,32 @@ struct FindSessionTests {
         == FoldedText(session.text, profile: profile).byteRanges(of: "x", options: []))
   }
 
+  /// Found by review: deleting adjacent matches joins the scalars around
+  /// them into a contraction ("c" + "h" in Czech, "a" + "a" in Danish, a
+  /// Thai prevowel and its consonant); the scalar after the first deletion
+  /// was taken as the first new one, though the second deletion removed it
+  /// too, so the starter before them was not refolded.
+  @Test(
+    "Replace all with nothing joins what the matches kept apart",
+    arguments: [
+      (FoldProfile.collation(locale: "cs"), "cchchh", "ch", "ch"),
+      (.collation(locale: "da"), "axxa", "x", "å"),
+      (.collation(locale: "th"), "แxxข", "x", "ข"),
+      (.collation, "иxx\u{306}", "x", "й"),
+    ])
+  func replaceAllWithNothing(profile: FoldProfile, text: String, query: String, then: String) {
+    var session = FindSession(text: text, profile: profile)
+    session.query = query
+    #expect(session.replaceAll(with: "") >= 1)
+    let fresh = EditableFold(session.text, table: profile.table)
+    #expect(session.storageForTesting.folded == fresh.folded)
+    #expect(session.storageForTesting.map.entries == fresh.map.entries)
+    session.query = then
+    #expect(
+      session.matchByteRanges
+        == FoldedText(session.text, profile: profile).byteRanges(of: then, options: []))
+  }
+
   @Test(
     "Edits keep the session valid: the patched fold equals a fresh one",
     arguments: [FoldProfile.foundation, .collation, .collation(locale: "da")])
@@ -247,7 +329,7 @@ struct FindSessionTests {
         if storage.folded != fresh.folded || session.matchByteRanges != expected { return }
       }
       if g.int(0..<4) == 0 {
-        session.replaceAll(with: randomText(&g, pieces: 2))
+        session.replaceAll(with: g.int(0..<3) == 0 ? "" : randomText(&g, pieces: 2))
         let fresh = EditableFold(session.text, table: profile.table)
         #expect(session.storageForTesting.map.entries == fresh.map.entries)
         #expect(session.storageForTesting.folded == fresh.folded)

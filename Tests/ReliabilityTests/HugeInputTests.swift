@@ -141,6 +141,27 @@ struct HugeInputTests {
         + " \(text.offsetMap.entries.count) map entries")
   }
 
+  @Test("A FoldIndex record of 600 KB, every other letter accented (bound: 5 s)")
+  func longAccentedRecord() {
+    // Found by review: each match's lookup walked the record's map entries
+    // from its end, so one long accented record (a document indexed whole)
+    // searched in O(matches × entries): 22 s for this one in a release build.
+    let record = String(repeating: "é ", count: 200_000)
+    let expected = FoldedText(record).byteRanges(of: "e")
+    let index = FoldIndex(["x", record, "é"])
+    Bound.within(Bound.seconds(5), "600 KB accented record") {
+      let found = index.search("e")
+      #expect(found.map(\.record) == [1, 2])
+      #expect(found.first?.ranges.count == 200_000)
+      let ranges = found.first.map { match in
+        match.ranges.map {
+          index.records[1].utf8.distance(from: index.records[1].startIndex, to: $0.lowerBound)
+        }
+      }
+      #expect(ranges == expected.map(\.lowerBound))
+    }
+  }
+
   @Test("No scalar folds to more than 3× its UTF-8 length (so the folded copy is ≤ 3× the input)")
   func maximalExpansion() {
     var worst: (ratio: Double, scalar: UInt32) = (0, 0)
