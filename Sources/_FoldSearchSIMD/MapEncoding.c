@@ -86,7 +86,7 @@ static int64_t fssimd_map_encode_notes_portable(const fssimd_fold_note *notes, i
 // first), encoded after the one before that. Shifting the chunk's lanes by
 // one and by two (valignq, carrying the previous chunk's last lanes) lines
 // each stored entry up with the one it is encoded after; each lane then
-// encodes its entry in the one-, two- or three-byte form of
+// encodes its entry in the one- to four-byte forms of
 // fssimd_map_encode_entry into four bytes of a 32-byte vector, and a
 // compress (vpcompressb) packs the bytes each form uses.
 //
@@ -100,7 +100,7 @@ static int64_t fssimd_map_encode_notes_portable(const fssimd_fold_note *notes, i
 // Invariants: a chunk is encoded only when none of its kept notes is
 // dropped (the rule the portable loop applies: not atomic, and the same
 // shift as the pending entry), the first is not at the pending entry's
-// folded position, and every entry fits three bytes (a gap of at most 190
+// folded position, and every entry fits four bytes (a gap of at most 16,446
 // folded bytes, a shift change whose zigzag code is below 0x80); otherwise
 // the portable loop takes the chunk. So the bytes equal the portable
 // loop's (MapEncodingTests compares them on random notes).
@@ -124,6 +124,9 @@ FSSIMD_MAP_AVX512 static int64_t fssimd_map_encode_chunks_avx512(const fssimd_fo
   const __m512i head_bit = _mm512_set1_epi64(0x80), atomic_bit = _mm512_set1_epi64(0x40);
   const __m512i one_byte = _mm512_set1_epi64(0xFF), two_bytes = _mm512_set1_epi64(0xFFFF);
   const __m512i three_bytes = _mm512_set1_epi64(0xFFFFFF);
+  const __m512i four_bytes = _mm512_set1_epi64(0xFFFFFFFF);
+  const __m512i two_byte_limit = _mm512_set1_epi64(0x4000);
+  const __m512i low_seven_bits = _mm512_set1_epi64(0x7F);
   // Lane 7 of each carry: the pending entry (c*) and the last stored (l*).
   __m512i cf = _mm512_set1_epi64(builder->newest_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
   __m512i ca = _mm512_set1_epi64(builder->newest_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
@@ -171,24 +174,35 @@ FSSIMD_MAP_AVX512 static int64_t fssimd_map_encode_chunks_avx512(const fssimd_fo
     const __m512i zigzag = _mm512_xor_si512(_mm512_slli_epi64(ds, 1), _mm512_srai_epi64(ds, 63));
     const __mmask8 near = _mm512_cmplt_epi64_mask(df, sixty_three);
     const __m512i far = _mm512_sub_epi64(df, sixty_three);
+    const __mmask8 far_byte = _mm512_cmplt_epu64_mask(far, byte_limit);
     const __mmask8 fits =
         _mm512_cmplt_epu64_mask(zigzag, byte_limit) &
-        (near | _mm512_cmplt_epu64_mask(far, byte_limit));
+        (near | _mm512_cmplt_epu64_mask(far, two_byte_limit));
     if (((stop | drop | (__mmask8)~(short_form | fits)) & live) != 0) break;
-    // 0 s dddddd; 1 a dddddd z (df < 63); 1 a 111111 v z.
+    // 0 s dddddd; 1 a dddddd z (df < 63); 1 a 111111 v [v] z.
     const __m512i short_byte = _mm512_or_si512(
         _mm512_slli_epi64(_mm512_sub_epi64(ds, one), 6), _mm512_sub_epi64(df, one));
     const __m512i head = _mm512_mask_or_epi64(
         _mm512_or_si512(head_bit, _mm512_min_epu64(df, sixty_three)), atomic,
         _mm512_or_si512(head_bit, _mm512_min_epu64(df, sixty_three)), atomic_bit);
     const __m512i near_bytes = _mm512_or_si512(head, _mm512_slli_epi64(zigzag, 8));
+    // far < 0x80: one varint byte; below 0x4000, two (the low seven bits
+    // with the continuation bit, then the rest).
+    const __m512i far_low = _mm512_or_si512(_mm512_and_si512(far, low_seven_bits), byte_limit);
+    const __m512i far_varint = _mm512_mask_or_epi64(
+        _mm512_or_si512(far_low, _mm512_slli_epi64(_mm512_srli_epi64(far, 7), 8)), far_byte, far,
+        _mm512_setzero_si512());
     const __m512i far_bytes = _mm512_or_si512(
-        _mm512_or_si512(head, _mm512_slli_epi64(far, 8)), _mm512_slli_epi64(zigzag, 16));
+        _mm512_or_si512(head, _mm512_slli_epi64(far_varint, 8)),
+        _mm512_mask_slli_epi64(_mm512_slli_epi64(zigzag, 24), far_byte, zigzag, 16));
     const __m512i bytes = _mm512_mask_blend_epi64(
         short_form, _mm512_mask_blend_epi64(near, far_bytes, near_bytes), short_byte);
     const __m512i used = _mm512_maskz_mov_epi64(
         live, _mm512_mask_blend_epi64(
-                  short_form, _mm512_mask_blend_epi64(near, three_bytes, two_bytes), one_byte));
+                  short_form,
+                  _mm512_mask_blend_epi64(
+                      near, _mm512_mask_blend_epi64(far_byte, four_bytes, three_bytes), two_bytes),
+                  one_byte));
     const __mmask32 keep = _mm256_movepi8_mask(_mm512_cvtepi64_epi32(used));
     // SAFETY: 32 bytes at out lie inside the room for eight entries (the
     // caller's count × FSSIMD_MAP_ENTRY_MAX), of which popcount(keep) are

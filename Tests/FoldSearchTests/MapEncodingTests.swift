@@ -55,7 +55,8 @@ struct MapEncodingTests {
       case 1: (flag, shift) = (atomic, shift - (rng.next() % 2 == 0 ? 3 : 6))  // 한 → jamo
       case 2: (gap, shift) = (0, shift + 3)  // a mark dropped after another
       case 3: flag = rng.next() % 2 == 0 ? atomic : 0  // the same shift
-      case 4: gap = Int64(rng.next() % 140) + 50  // a long ASCII stretch
+      case 4:  // a long ASCII stretch (entries of three and four bytes)
+        gap = Int64(rng.next() % 2 == 0 ? rng.next() % 140 + 50 : rng.next() % 20_000 + 100)
       case 5: (gap, shift) = (Int64(rng.next() % 100_000) + 1, shift + Int64(rng.next() % 300))
       case 6: shift -= Int64(rng.next() % 200)  // an expansion
       default: shift += Int64(rng.next() % 11) - 5
