@@ -19,6 +19,8 @@
 // positions.
 #include "FoldSearchSIMD.h"
 
+#include <string.h>
+
 // The portable loop: every rule, one note at a time.
 static int64_t fssimd_map_encode_notes_portable(const fssimd_fold_note *notes, int64_t count,
                                                 fssimd_map_builder *builder) {
@@ -242,23 +244,152 @@ FSSIMD_MAP_AVX512 static int64_t fssimd_map_encode_chunks_avx512(const fssimd_fo
   return i;
 }
 #undef FSSIMD_MAP_AVX512
+
+// The same with AVX2, four notes at a time: without mask registers and
+// compresses, a chunk whose notes replace one another goes to the portable
+// loop, and the four entries (one to four bytes each, built in 32-bit
+// lanes) are stored one after another, each with a four-byte store.
+#define FSSIMD_MAP_AVX2 __attribute__((target("avx2,popcnt")))
+
+// Encodes whole chunks of four notes while they qualify; returns the notes
+// consumed (a multiple of four) and updates the builder. Caller
+// obligations: those of fssimd_map_encode_notes, and the CPU has AVX2.
+FSSIMD_MAP_AVX2 static int64_t fssimd_map_encode_chunks_avx2(const fssimd_fold_note *notes,
+                                                             int64_t count,
+                                                             fssimd_map_builder *builder) {
+  const __m256i position_mask = _mm256_set1_epi64x(FSSIMD_FOLD_NOTE_ATOMIC - 1);
+  const __m256i flag_mask = _mm256_set1_epi64x(~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i one = _mm256_set1_epi64x(1), two = _mm256_set1_epi64x(2);
+  const __m256i sixty_three = _mm256_set1_epi64x(63), sixty_four = _mm256_set1_epi64x(64);
+  const __m256i byte_limit = _mm256_set1_epi64x(0x80), two_byte_limit = _mm256_set1_epi64x(0x4000);
+  const __m256i low_seven_bits = _mm256_set1_epi64x(0x7F);
+  const __m256i head_bit = _mm256_set1_epi64x(0x80), atomic_bit = _mm256_set1_epi64x(0x40);
+  // Lane 3 of each carry: the pending entry (c*) and the last stored (l*).
+  __m256i cf = _mm256_set1_epi64x(builder->newest_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
+  __m256i ca = _mm256_set1_epi64x(builder->newest_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
+  __m256i cs = _mm256_set1_epi64x(builder->newest_shift);
+  __m256i lf = _mm256_set1_epi64x(builder->last_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
+  __m256i la = _mm256_set1_epi64x(builder->last_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
+  __m256i ls = _mm256_set1_epi64x(builder->last_shift);
+  uint8_t *out = builder->out;
+  int64_t i = 0;
+// Lanes (carry[3], v[0], v[1], v[2]): each note's predecessor.
+#define FSSIMD_AFTER(v, carry)                                                      \
+  _mm256_blend_epi32(_mm256_permute4x64_epi64((v), _MM_SHUFFLE(2, 1, 0, 3)),       \
+                     _mm256_permute4x64_epi64((carry), _MM_SHUFFLE(3, 3, 3, 3)), 0x03)
+#define FSSIMD_LANES(v) _mm256_movemask_pd(_mm256_castsi256_pd(v))
+  for (; i + 4 <= count; i += 4) {
+    const __m256i low = _mm256_loadu_si256((const __m256i *)(notes + i));
+    const __m256i high = _mm256_loadu_si256((const __m256i *)(notes + i + 2));
+    // (raw, original) pairs to four raws and four originals, in order.
+    const __m256i raw = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(low, high),
+                                                 _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256i original = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(low, high),
+                                                      _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256i f = _mm256_and_si256(raw, position_mask);
+    const __m256i a = _mm256_and_si256(raw, flag_mask);
+    const __m256i s = _mm256_sub_epi64(original, f);
+    const __m256i pf = FSSIMD_AFTER(f, cf), pa = FSSIMD_AFTER(a, ca), ps = FSSIMD_AFTER(s, cs);
+    const __m256i qf = FSSIMD_AFTER(pf, lf), qs = FSSIMD_AFTER(ps, ls);
+    const int stop = FSSIMD_LANES(_mm256_cmpeq_epi64(f, pf));
+    const int drop = FSSIMD_LANES(_mm256_and_si256(_mm256_cmpeq_epi64(_mm256_or_si256(a, pa), zero),
+                                                   _mm256_cmpeq_epi64(s, ps)));
+    // The entry each note stores: p after q (df >= 1, so the signed
+    // compares below are the unsigned ones of the AVX-512 layer; positions
+    // below 2^62 keep the zigzag code below 2^63).
+    const __m256i df = _mm256_sub_epi64(pf, qf), ds = _mm256_sub_epi64(ps, qs);
+    const __m256i atomic = _mm256_xor_si256(_mm256_cmpeq_epi64(pa, zero), _mm256_set1_epi64x(-1));
+    const __m256i short_form = _mm256_andnot_si256(
+        atomic, _mm256_and_si256(_mm256_cmpgt_epi64(sixty_four, _mm256_sub_epi64(df, one)),
+                                 _mm256_or_si256(_mm256_cmpeq_epi64(ds, one),
+                                                 _mm256_cmpeq_epi64(ds, two))));
+    const __m256i zigzag =
+        _mm256_xor_si256(_mm256_slli_epi64(ds, 1), _mm256_cmpgt_epi64(zero, ds));
+    const __m256i near = _mm256_cmpgt_epi64(sixty_three, df);
+    const __m256i far = _mm256_sub_epi64(df, sixty_three);
+    const __m256i far_byte = _mm256_cmpgt_epi64(byte_limit, far);
+    const __m256i fits = _mm256_and_si256(
+        _mm256_cmpgt_epi64(byte_limit, zigzag),
+        _mm256_or_si256(near, _mm256_cmpgt_epi64(two_byte_limit, far)));
+    if ((stop | drop | (FSSIMD_LANES(_mm256_or_si256(short_form, fits)) ^ 0xF)) != 0) break;
+    const __m256i short_byte = _mm256_or_si256(_mm256_slli_epi64(_mm256_sub_epi64(ds, one), 6),
+                                               _mm256_sub_epi64(df, one));
+    const __m256i head = _mm256_or_si256(
+        _mm256_or_si256(head_bit, _mm256_blendv_epi8(sixty_three, df, near)),
+        _mm256_and_si256(atomic, atomic_bit));
+    const __m256i near_bytes = _mm256_or_si256(head, _mm256_slli_epi64(zigzag, 8));
+    const __m256i far_low = _mm256_or_si256(_mm256_and_si256(far, low_seven_bits), byte_limit);
+    const __m256i far_varint = _mm256_blendv_epi8(
+        _mm256_or_si256(far_low, _mm256_slli_epi64(_mm256_srli_epi64(far, 7), 8)), far, far_byte);
+    const __m256i far_bytes = _mm256_or_si256(
+        _mm256_or_si256(head, _mm256_slli_epi64(far_varint, 8)),
+        _mm256_blendv_epi8(_mm256_slli_epi64(zigzag, 24), _mm256_slli_epi64(zigzag, 16), far_byte));
+    const __m256i bytes = _mm256_blendv_epi8(_mm256_blendv_epi8(far_bytes, near_bytes, near),
+                                             short_byte, short_form);
+    // Lengths 1 (short), 2 (near), 3 (one varint byte) or 4.
+    const __m256i lengths = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_blendv_epi8(_mm256_set1_epi64x(4), _mm256_set1_epi64x(3),
+                                              far_byte),
+                           two, near),
+        one, short_form);
+    uint64_t entry[4], length[4];
+    _mm256_storeu_si256((__m256i *)entry, bytes);
+    _mm256_storeu_si256((__m256i *)length, lengths);
+    // SAFETY: each four-byte store lies inside the room for the entries
+    // (FSSIMD_MAP_ENTRY_MAX bytes each) stored so far and this one.
+    for (int j = 0; j < 4; j++) {
+      const uint32_t word = (uint32_t)entry[j];
+      memcpy(out, &word, 4);
+      out += length[j];
+    }
+    cf = f;
+    ca = a;
+    cs = s;
+    lf = pf;
+    la = pa;
+    ls = ps;
+  }
+#undef FSSIMD_AFTER
+#undef FSSIMD_LANES
+  if (i > 0) {
+    builder->newest_raw = _mm256_extract_epi64(_mm256_or_si256(cf, ca), 3);
+    builder->newest_shift = _mm256_extract_epi64(cs, 3);
+    builder->last_raw = _mm256_extract_epi64(_mm256_or_si256(lf, la), 3);
+    builder->last_shift = _mm256_extract_epi64(ls, 3);
+    builder->out = out;
+    builder->stored += i;
+  }
+  return i;
+}
+#undef FSSIMD_MAP_AVX2
 #endif
+
+// Vector chunks of `width` notes while they qualify; a chunk that does not
+// goes through the portable loop, which returns early only at a stop.
+static inline int64_t fssimd_map_encode_in_chunks(
+    const fssimd_fold_note *notes, int64_t count, fssimd_map_builder *builder, int64_t width,
+    int64_t (*chunks)(const fssimd_fold_note *, int64_t, fssimd_map_builder *)) {
+  int64_t done = 0;
+  while (count - done >= width) {
+    done += chunks(notes + done, count - done, builder);
+    if (count - done < width) break;
+    const int64_t taken = fssimd_map_encode_notes_portable(notes + done, width, builder);
+    done += taken;
+    if (taken < width) return done;
+  }
+  return done + fssimd_map_encode_notes_portable(notes + done, count - done, builder);
+}
 
 int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes, int64_t count,
                                    fssimd_map_builder *builder) {
 #if defined(__x86_64__)
-  if (level >= FSSIMD_LEVEL_AVX512 && fssimd_best_level() >= FSSIMD_LEVEL_AVX512) {
-    // Vector chunks while they qualify; a chunk that does not goes through
-    // the portable loop, which returns early only at a stop.
-    int64_t done = 0;
-    while (count - done >= 8) {
-      done += fssimd_map_encode_chunks_avx512(notes + done, count - done, builder);
-      if (count - done < 8) break;
-      const int64_t taken = fssimd_map_encode_notes_portable(notes + done, 8, builder);
-      done += taken;
-      if (taken < 8) return done;
-    }
-    return done + fssimd_map_encode_notes_portable(notes + done, count - done, builder);
+  const int32_t best = fssimd_best_level();
+  if (level >= FSSIMD_LEVEL_AVX512 && best >= FSSIMD_LEVEL_AVX512) {
+    return fssimd_map_encode_in_chunks(notes, count, builder, 8, fssimd_map_encode_chunks_avx512);
+  }
+  if (level >= FSSIMD_LEVEL_AVX2 && best >= FSSIMD_LEVEL_AVX2) {
+    return fssimd_map_encode_in_chunks(notes, count, builder, 4, fssimd_map_encode_chunks_avx2);
   }
 #endif
   (void)level;
