@@ -126,6 +126,12 @@ import _FoldSearchTestSupport
       // that normalizes (collation:th --seed 20261205, iteration 859269).
       ("\u{418}\u{306}\u{94D}", "\u{418}\u{306}", "th"),
       ("\u{418}\u{306}\u{94D}", "\u{418}\u{306}", ""),
+      // A contraction of several primaries equal to its scalars' is one
+      // unit all the same: Tibetan subjoined ra or la and a vowel sign
+      // (found by a widened foldfuzz, 2026-12-05).
+      ("\u{FB2}\u{F71}", "\u{FB2}", ""), ("\u{FB2}\u{F71}", "\u{F71}", ""),
+      ("\u{FB3}\u{F75}", "\u{FB3}", "bo"), ("\u{FB2}\u{F71}", "\u{FB2}\u{F71}", ""),
+      ("x\u{FB2}\u{F73}x", "x", ""),
     ]
     for (text, query, locale) in cases {
       let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
