@@ -132,7 +132,14 @@ extension FoldedText {
   package func firstByteRange(of query: FoldedQuery, startingAtOrAfter offset: Int)
     -> Range<Int>?
   {
-    withScanner(options: [], window: roundedWindow(offset..<originalByteCount)) { scanner in
+    // An offset inside a scalar or an ill-formed subpart starts the search
+    // after it (rounding down would find a match before `offset`).
+    let start = withOriginalBytes { bytes in
+      let offset = min(max(offset, 0), bytes.count)
+      let lead = FoldedText.sequenceStart(containing: offset, in: bytes)
+      return lead == offset ? offset : lead + FoldedText.decodeNonASCII(bytes, at: lead).length
+    }
+    return withScanner(options: [], window: start..<originalByteCount) { scanner in
       var found: Range<Int>? = nil
       scanner.forEachMatch(of: query, from: scanner.window.lowerBound) { match in
         found = match

@@ -324,9 +324,21 @@ enum Word {
     return decode(buffer, at: start)?.0
   }
 
+  /// Where the scalar after the one at `start` starts, as the fold reads
+  /// the bytes: past a well-formed scalar, or past the whole maximal
+  /// ill-formed subpart at `start` (one U+FFFD: E2 82 is one, so a retry
+  /// never starts at its 82, which the fold of the rest would read as a
+  /// U+FFFD of its own, and which the search rounded back to E2: `-w`
+  /// looped forever; found by review).
   static func nextScalarStart(after start: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
-    if let (_, length) = decode(buffer, at: start) { return start + length }
-    return start + 1
+    guard start < buffer.count else { return start + 1 }
+    var iterator = buffer[start..<min(buffer.count, start + 4)].makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    switch parser.parseScalar(from: &iterator) {
+    case .valid(let encoded): return start + encoded.count
+    case .error(let length): return start + length
+    case .emptyInput: return start + 1
+    }
   }
 
   static func decode(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> (Unicode.Scalar, Int)?

@@ -173,6 +173,20 @@ struct FlagTests {
       ["-w", "-o", "-b", "\u{FFFD}a"], stdin: [0x80, 0x80, 0x61, 0x62, 0x20, 0x80, 0x61, 0x0A],
       timeout: 60)
     #expect(found.stdout == [0x35, 0x3A, 0x80, 0x61, 0x0A])  // "5:" 80 "a"
+    // A truncated sequence (E2 82, F0 9F 98) is one U+FFFD: the retry after
+    // a candidate there starts past all of it (it started at its second
+    // byte, which the search rounded back: another endless loop), and no
+    // match starts inside it (found by review).
+    for input: [UInt8] in [
+      [0x80, 0x61, 0xE2, 0x82, 0x0A], [0x80, 0x61, 0xF0, 0x9F, 0x98, 0x0A],
+      [0x78, 0xE2, 0x82, 0x61, 0xE2, 0x82, 0x0A], [0x61, 0xE2, 0x82, 0x0A],
+    ] {
+      let run = try FoldGrepTests.run(["-w", "-o", "-b", "\u{FFFD}"], stdin: input, timeout: 60)
+      #expect(run.status == 1 && run.stdout.isEmpty, "\(input): \(run.status) \(run.stdout)")
+    }
+    let alone = try FoldGrepTests.run(
+      ["-w", "-o", "-b", "\u{FFFD}"], stdin: [0x61, 0x20, 0xE2, 0x82, 0x0A], timeout: 60)
+    #expect(alone.stdout == [0x32, 0x3A, 0xE2, 0x82, 0x0A])  // "2:" E2 82
   }
 
   @Test func wholeWordsFindAMatchHiddenByARejectedOne() throws {

@@ -99,6 +99,23 @@ import _FoldSearchTestSupport
     }
   }
 
+  /// `firstByteRange(of:startingAtOrAfter:)` (for `foldgrep -w`'s retries)
+  /// never returns a match that starts before its offset: an offset inside
+  /// a scalar or an ill-formed subpart starts the search after it.
+  @Test func firstByteRangeStartsAtOrAfterItsOffset() {
+    let bytes: [UInt8] = [0x61, 0xE2, 0x82, 0x61, 0xC3, 0xA9, 0x61, 0x80, 0x61]
+    let text = FoldedText(utf8: bytes)
+    let query = FoldedQuery("a", table: text.table)!
+    let expected = [0: 0, 1: 3, 2: 3, 3: 3, 4: 6, 5: 6, 6: 6, 7: 8, 8: 8]
+    for offset in 0...bytes.count {
+      let found = text.firstByteRange(of: query, startingAtOrAfter: offset)?.lowerBound
+      #expect(found == expected[offset], "offset \(offset)")
+    }
+    let fffd = FoldedQuery("\u{FFFD}", table: text.table)!
+    #expect(text.firstByteRange(of: fffd, startingAtOrAfter: 2) == 7..<8)
+    #expect(text.firstByteRange(of: fffd, startingAtOrAfter: 1) == 1..<3)
+  }
+
   /// Random texts of the differential alphabet (marks, contractions,
   /// expansions, ignorables, Hangul, Indic, emoji), random ranges between
   /// `Character`s and random options, against a search of the range's
