@@ -106,6 +106,28 @@ static int64_t fssimd_map_encode_notes_portable(const fssimd_fold_note *notes, i
 // folded bytes, a shift change whose zigzag code is below 0x80); otherwise
 // the portable loop takes the chunk. So the bytes equal the portable
 // loop's (MapEncodingTests compares them on random notes).
+// Shared by the vector layers: the carries broadcast from the builder (T
+// the vector type, SET1 its 64-bit broadcast; each entry split into its
+// folded position, flag bits and shift), and the builder taken back from
+// the carries' last lanes (LAST reads a vector's last lane, OR is the
+// width's bitwise or) with the notes' stores.
+#define FSSIMD_MAP_CARRIES(T, SET1)                                 \
+  T cf = SET1(builder->newest_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));  \
+  T ca = SET1(builder->newest_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1)); \
+  T cs = SET1(builder->newest_shift);                               \
+  T lf = SET1(builder->last_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));    \
+  T la = SET1(builder->last_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));   \
+  T ls = SET1(builder->last_shift)
+#define FSSIMD_MAP_KEEP(LAST, OR, stores)         \
+  do {                                            \
+    builder->newest_raw = LAST(OR(cf, ca));       \
+    builder->newest_shift = LAST(cs);             \
+    builder->last_raw = LAST(OR(lf, la));         \
+    builder->last_shift = LAST(ls);               \
+    builder->out = out;                           \
+    builder->stored += (stores);                  \
+  } while (0)
+
 #define FSSIMD_MAP_AVX512 \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt")))
 
@@ -130,12 +152,7 @@ FSSIMD_MAP_AVX512 static int64_t fssimd_map_encode_chunks_avx512(const fssimd_fo
   const __m512i two_byte_limit = _mm512_set1_epi64(0x4000);
   const __m512i low_seven_bits = _mm512_set1_epi64(0x7F);
   // Lane 7 of each carry: the pending entry (c*) and the last stored (l*).
-  __m512i cf = _mm512_set1_epi64(builder->newest_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m512i ca = _mm512_set1_epi64(builder->newest_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m512i cs = _mm512_set1_epi64(builder->newest_shift);
-  __m512i lf = _mm512_set1_epi64(builder->last_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m512i la = _mm512_set1_epi64(builder->last_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m512i ls = _mm512_set1_epi64(builder->last_shift);
+  FSSIMD_MAP_CARRIES(__m512i, _mm512_set1_epi64);
   const int64_t position_bits = FSSIMD_FOLD_NOTE_ATOMIC - 1;
   uint8_t *out = builder->out;
   int64_t i = 0, stored = 0;
@@ -231,16 +248,9 @@ FSSIMD_MAP_AVX512 static int64_t fssimd_map_encode_chunks_avx512(const fssimd_fo
       ls = _mm512_permutexvar_epi64(last_kept, ps);
     }
   }
-  if (i > 0) {
-    builder->newest_raw =
-        _mm256_extract_epi64(_mm512_extracti64x4_epi64(_mm512_or_si512(cf, ca), 1), 3);
-    builder->newest_shift = _mm256_extract_epi64(_mm512_extracti64x4_epi64(cs, 1), 3);
-    builder->last_raw =
-        _mm256_extract_epi64(_mm512_extracti64x4_epi64(_mm512_or_si512(lf, la), 1), 3);
-    builder->last_shift = _mm256_extract_epi64(_mm512_extracti64x4_epi64(ls, 1), 3);
-    builder->out = out;
-    builder->stored += stored;
-  }
+#define FSSIMD_LAST(v) _mm256_extract_epi64(_mm512_extracti64x4_epi64((v), 1), 3)
+  if (i > 0) FSSIMD_MAP_KEEP(FSSIMD_LAST, _mm512_or_si512, stored);
+#undef FSSIMD_LAST
   return i;
 }
 #undef FSSIMD_MAP_AVX512
@@ -266,12 +276,7 @@ FSSIMD_MAP_AVX2 static int64_t fssimd_map_encode_chunks_avx2(const fssimd_fold_n
   const __m256i low_seven_bits = _mm256_set1_epi64x(0x7F);
   const __m256i head_bit = _mm256_set1_epi64x(0x80), atomic_bit = _mm256_set1_epi64x(0x40);
   // Lane 3 of each carry: the pending entry (c*) and the last stored (l*).
-  __m256i cf = _mm256_set1_epi64x(builder->newest_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m256i ca = _mm256_set1_epi64x(builder->newest_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m256i cs = _mm256_set1_epi64x(builder->newest_shift);
-  __m256i lf = _mm256_set1_epi64x(builder->last_raw & (FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m256i la = _mm256_set1_epi64x(builder->last_raw & ~(FSSIMD_FOLD_NOTE_ATOMIC - 1));
-  __m256i ls = _mm256_set1_epi64x(builder->last_shift);
+  FSSIMD_MAP_CARRIES(__m256i, _mm256_set1_epi64x);
   uint8_t *out = builder->out;
   int64_t i = 0;
 // Lanes (carry[3], v[0], v[1], v[2]): each note's predecessor.
@@ -352,17 +357,14 @@ FSSIMD_MAP_AVX2 static int64_t fssimd_map_encode_chunks_avx2(const fssimd_fold_n
   }
 #undef FSSIMD_AFTER
 #undef FSSIMD_LANES
-  if (i > 0) {
-    builder->newest_raw = _mm256_extract_epi64(_mm256_or_si256(cf, ca), 3);
-    builder->newest_shift = _mm256_extract_epi64(cs, 3);
-    builder->last_raw = _mm256_extract_epi64(_mm256_or_si256(lf, la), 3);
-    builder->last_shift = _mm256_extract_epi64(ls, 3);
-    builder->out = out;
-    builder->stored += i;
-  }
+#define FSSIMD_LAST(v) _mm256_extract_epi64((v), 3)
+  if (i > 0) FSSIMD_MAP_KEEP(FSSIMD_LAST, _mm256_or_si256, i);
+#undef FSSIMD_LAST
   return i;
 }
 #undef FSSIMD_MAP_AVX2
+#undef FSSIMD_MAP_CARRIES
+#undef FSSIMD_MAP_KEEP
 #endif
 
 // Vector chunks of `width` notes while they qualify; a chunk that does not
