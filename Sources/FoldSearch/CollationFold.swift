@@ -269,8 +269,9 @@ package enum CollationFold {
     }
     // Contractions: a unit whose primaries differ from its scalars' folds
     // one by one (и + U+0306 is й; Thai เ + ก sorts as ก, เ; Danish "aa" is
-    // å), or that has several, folds to its own primaries' spellings. Units starting with a
-    // noncharacter (ICU's internal markers) never occur in text.
+    // å), or that has several, folds to its own primaries' spellings. Units
+    // starting with a noncharacter (ICU's internal markers) never occur in
+    // text.
     var contractionFolds: [[UInt32]: [Unicode.Scalar]] = [:]
     var singleElements: Set<[UInt32]> = []
     for unit in contractions(locale: locale) where unit.count >= 2 {

@@ -8,7 +8,8 @@
 // registers: written in Swift the loop spilled, and C lets the count of
 // stores be derived at the end (a note consumed stores the pending entry
 // unless dropped). callgrind, Latin text: 56 → 45 instructions a note.
-// With AVX-512, a vector layer encodes eight notes at a time (below):
+// With AVX-512, a vector layer encodes eight notes at a time (below; with
+// AVX2, four):
 // `foldbench --probe fold-best`, side by side with the portable loop
 // alone, Korean lines 223 → 270 MB/s, Latin 1,465 → 1,560, Thai 785 → 860,
 // the mix's first 32 MiB 860 → 893.
@@ -106,6 +107,7 @@ static int64_t fssimd_map_encode_notes_portable(const fssimd_fold_note *notes, i
 // folded bytes, a shift change whose zigzag code is below 0x80); otherwise
 // the portable loop takes the chunk. So the bytes equal the portable
 // loop's (MapEncodingTests compares them on random notes).
+
 // Shared by the vector layers: the carries broadcast from the builder (T
 // the vector type, SET1 its 64-bit broadcast; each entry split into its
 // folded position, flag bits and shift), and the builder taken back from

@@ -234,7 +234,8 @@ int64_t fssimd_map_encode_notes(const fssimd_fold_note *notes, int64_t count,
 
 /// fssimd_map_encode_notes at vector level `level` (clamped to
 /// fssimd_best_level()): the same bytes and state at every level
-/// (FSSIMD_LEVEL_AVX512 encodes eight notes at a time; the others, one).
+/// (FSSIMD_LEVEL_AVX512 encodes eight notes at a time, FSSIMD_LEVEL_AVX2
+/// four, the others one).
 int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes, int64_t count,
                                    fssimd_map_builder *builder);
 
