@@ -295,6 +295,25 @@ package enum CollationFold {
       // element: Danish "aa").
       if weights.count == 1 && weights[0] & 0xFFFF == 0 { singleElements.insert(values) }
     }
+    // Prefix rules: after its prefix a scalar takes the primaries ICU gives
+    // the whole string past the prefix's own (カ + ー is カ, ア in Japanese;
+    // L + U+00B7 is L alone at the root). Rules that change nothing, or
+    // whose string does not start with the prefix's own primaries (none in
+    // ICU 72), are left out.
+    var prefixFolds: [[UInt32]: FoldRule.Result] = [:]
+    for rule in prefixRules(locale: locale) where rule.count >= 2 {
+      let values = rule.map(\.value)
+      let whole = Self.primaries(of: String(String.UnicodeScalarView(rule)), locale: locale)
+      let prefix = Self.primaries(
+        of: String(String.UnicodeScalarView(rule.dropLast())), locale: locale)
+      guard whole.starts(with: prefix) else { continue }
+      let weights = whole.dropFirst(prefix.count)
+      let alone =
+        primaries.weights(of: values.last!).map(Array.init)
+        ?? Self.primaries(of: String(rule.last!), locale: locale)
+      if Array(weights) == alone { continue }
+      prefixFolds[values] = weights.isEmpty ? .ignorable : .scalars(spell(weights))
+    }
     // The noncharacters used as spellings must not fold to themselves from
     // text: give the unused ones their own primaries (they are identity) and
     // the used ones U+FFFD's spelling... they keep identity; a text
@@ -312,7 +331,8 @@ package enum CollationFold {
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
       impliedOptions: normalizes(locale: locale)
         ? [._graphemeStart, ._clusterEnd, ._normalizedSegments] : [._graphemeStart, ._clusterEnd],
-      contractions: contractionFolds, singleElementContractions: singleElements)
+      contractions: contractionFolds, singleElementContractions: singleElements,
+      prefixRules: prefixFolds)
     return Folds(folds: folds, table: table)
   }
 
@@ -353,10 +373,25 @@ package enum CollationFold {
   /// The contractions of `locale`'s collator: sequences of two or more
   /// scalars that collate as one unit.
   package static func contractions(locale: String) -> [[Unicode.Scalar]] {
+    strings(locale: locale, fsicu_collation_contractions)
+  }
+
+  /// The prefix rules of `locale`'s collator, each as its prefix's scalars
+  /// followed by the scalar whose weights the prefix sets.
+  package static func prefixRules(locale: String) -> [[Unicode.Scalar]] {
+    strings(locale: locale, fsicu_collation_prefix_rules)
+  }
+
+  /// The strings a shim function lists for `locale`, in its format (each
+  /// string's scalars, then a 0).
+  private static func strings(
+    locale: String,
+    _ list: (UnsafePointer<CChar>, UnsafeMutablePointer<UInt32>, Int32) -> Int32
+  ) -> [[Unicode.Scalar]] {
     var capacity: Int32 = 1 << 16
     while true {
       var buffer = [UInt32](repeating: 0, count: Int(capacity))
-      let count = locale.withCString { fsicu_collation_contractions($0, &buffer, capacity) }
+      let count = locale.withCString { list($0, &buffer, capacity) }
       precondition(count >= 0, "ICU could not list the contractions of '\(locale)'")
       if count <= capacity {
         return buffer[0..<Int(count)].split(separator: 0).map { $0.compactMap(Unicode.Scalar.init) }

@@ -86,17 +86,17 @@ struct EditableFold: Sendable {
 
   /// Where refolding for `edits[i]` starts: its start, moved back (not
   /// before `floor`) while the old scalar there, or the first new one, may
-  /// continue a contraction begun before it.
+  /// continue a contraction begun before it or fold by a prefix before it.
   private func safeStart(
     of i: Int, _ edits: [Edit], in old: UnsafeBufferPointer<UInt8>, notBefore floor: Int
   ) -> Int {
     let edit = edits[i]
-    guard !table.continuations.isEmpty else { return edit.range.lowerBound }
+    guard !table.dependents.isEmpty else { return edit.range.lowerBound }
     let firstNew = Self.firstNewScalar(at: i, of: edits, in: old)
     var start = edit.range.lowerBound
     while start > floor,
       table.mayContinueContraction(at: start, in: old)
-        || (start == edit.range.lowerBound && firstNew.map(table.continuations.contains) == true)
+        || (start == edit.range.lowerBound && firstNew.map(table.dependents.contains) == true)
     {
       start -= 1
       while start > floor && old[start] & 0xC0 == 0x80 { start -= 1 }

@@ -40,7 +40,11 @@ package final class FoldTable: Sendable {
     package init(rawValue: UInt32) { self.rawValue = rawValue }
 
     @inline(__always) package var isIdentity: Bool { rawValue == 0 }
-    @inline(__always) package var isIgnorable: Bool { rawValue == .max }
+    /// The scalar is skipped (``ignorable``), unless it starts a
+    /// contraction there (``ignorableStarter``).
+    @inline(__always) package var isIgnorable: Bool {
+      rawValue == .max || rawValue == Self.ignorableStarter.rawValue
+    }
     @inline(__always) package var offset: Int { Int((rawValue >> 8) & 0x7F_FFFF) }
     @inline(__always) package var length: Int { Int((rawValue >> 1) & 0x7F) }
     @inline(__always) package var isAtomic: Bool { rawValue & 1 != 0 }
@@ -52,6 +56,36 @@ package final class FoldTable: Sendable {
       rawValue & Self.starterBit != 0 && rawValue != .max
     }
     package static let starterBit: UInt32 = 1 << 31
+    /// The scalar's fold depends on the scalars before it (a prefix rule:
+    /// ``FoldTable/contextualFold(of:at:in:)``): a starter's bit with no
+    /// bytes, which no other entry has, so the fold's C kernel hands it to
+    /// the Swift path.
+    package static let contextual = Entry(rawValue: starterBit)
+    /// An ignorable scalar that starts contractions (Thai nikhahit: with
+    /// sara aa it is sara am): the starter bit, no bytes and the atomic flag,
+    /// which no other entry has.
+    package static let ignorableStarter = Entry(rawValue: starterBit | 1)
+    @inline(__always) package var isContextual: Bool { rawValue == Self.starterBit }
+  }
+
+  /// A prefix rule of a collation profile (ICU's `prefix|scalar`): after
+  /// `prefix` the scalar takes other weights, while the prefix keeps its own
+  /// (Japanese ー after カ has ア's primary; root's U+00B7 after L has none).
+  package struct PrefixRule: Sendable {
+    /// The UTF-8 of the prefix's scalars.
+    package var prefix: [UInt8]
+    /// The scalar's folded bytes after the prefix (empty: ignorable there).
+    package var folded: [UInt8]
+    /// The fold has more than one scalar.
+    package var isAtomic: Bool
+  }
+
+  /// The folds of a scalar that prefix rules govern (``Entry/contextual``).
+  package struct ContextualFold: Sendable {
+    /// Its fold where no rule's prefix comes before it.
+    package var alone: PrefixRule
+    /// The rules by the last byte of their prefix, each list longest first.
+    package var rules: [UInt8: [PrefixRule]]
   }
 
   /// A contraction of a collation profile: scalars that fold as one unit
@@ -140,6 +174,14 @@ package final class FoldTable: Sendable {
   /// position before one may lie inside a contraction, so edits and parallel
   /// cuts move off it (``mayContinueContraction(at:in:)``).
   package let continuations: Set<UInt32>
+  /// The scalars whose fold depends on the scalars before them (prefix
+  /// rules: Japanese ー and the kana iteration marks, root's U+00B7 and
+  /// U+0387 after L); empty for `foundation` and most locales.
+  package let contextual: [UInt32: ContextualFold]
+  /// ``continuations``, the scalars of ``contextual`` and the scalars of
+  /// their prefixes after the first: where the fold of what follows a
+  /// position may depend on what comes before it.
+  let dependents: Set<UInt32>
   /// `continuationLeads[b >> 6] >> (b & 63) & 1`: byte b leads the UTF-8 of
   /// some continuation, so a starter followed by any other byte starts no
   /// contraction (the fold loop's quick reject).
@@ -175,21 +217,23 @@ package final class FoldTable: Sendable {
   ///     table's construction, which every process pays on its first fold.
   ///   - singleElementContractions: the contractions that collate as one
   ///     collation element (``Contraction/isSingleElement``).
+  ///   - prefixRules: each prefix's scalars followed by the scalar it
+  ///     governs, with that scalar's fold after the prefix (collation
+  ///     profiles; ``contextual``). A governed scalar must start no
+  ///     contraction.
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
     impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:],
-    syllablesFoldToJamo: Bool = false, singleElementContractions: Set<[UInt32]> = []
+    syllablesFoldToJamo: Bool = false, singleElementContractions: Set<[UInt32]> = [],
+    prefixRules: [[UInt32]: FoldRule.Result] = [:]
   ) {
     self.impliedOptions = impliedOptions
     var starters: [UInt32: [Contraction]] = [:]
     var continuations = Set<UInt32>()
     for (scalars, folded) in contractions where scalars.count >= 2 {
-      // A starter without a primary of its own (ignorable) would need a flag
-      // the ignorable entry cannot carry: such contractions are left out.
-      // ICU 72 has a few: Thai nikhahit + sara aa and Lao's alike, the
-      // decomposed sara am, so "\u{E32}" is found in "\u{E4D}\u{E32}" where
-      // `usearch` finds nothing (the README's "not yet explained").
-      guard let first = Unicode.Scalar(scalars[0]), rule(first) != .ignorable else { continue }
+      // (A starter may be ignorable alone: Thai and Lao nikhahit, whose
+      // contraction with sara aa is the decomposed sara am.)
+      guard Unicode.Scalar(scalars[0]) != nil else { continue }
       starters[scalars[0], default: []].append(
         Contraction(
           rest: Array(scalars.dropFirst()), folded: UnicodeData.utf8(folded),
@@ -198,6 +242,34 @@ package final class FoldTable: Sendable {
       continuations.formUnion(scalars.dropFirst())
     }
     for key in starters.keys { starters[key]!.sort { $0.rest.count > $1.rest.count } }
+    func fold(_ result: FoldRule.Result) -> PrefixRule {
+      switch result {
+      case .ignorable: return PrefixRule(prefix: [], folded: [], isAtomic: false)
+      case .scalars(let scalars):
+        return PrefixRule(
+          prefix: [], folded: UnicodeData.utf8(scalars), isAtomic: scalars.count > 1)
+      }
+    }
+    var contextual: [UInt32: ContextualFold] = [:]
+    var dependents = continuations
+    for (scalars, result) in prefixRules where scalars.count >= 2 {
+      let governed = scalars.last!
+      precondition(starters[governed] == nil, "a scalar with prefix rules starts a contraction")
+      guard let alone = Unicode.Scalar(governed).map(rule) else { continue }
+      var rule = fold(result)
+      rule.prefix = UnicodeData.utf8(scalars.dropLast().compactMap(Unicode.Scalar.init))
+      contextual[governed, default: ContextualFold(alone: fold(alone), rules: [:])]
+        .rules[rule.prefix.last!, default: []].append(rule)
+      dependents.insert(governed)
+      dependents.formUnion(scalars.dropFirst().dropLast())
+    }
+    for key in contextual.keys {
+      for last in contextual[key]!.rules.keys {
+        contextual[key]!.rules[last]!.sort { $0.prefix.count > $1.prefix.count }
+      }
+    }
+    self.contextual = contextual
+    self.dependents = dependents
     self.contractions = starters
     self.contractionIndex = ContractionIndex(starters)
     self.continuations = continuations
@@ -234,6 +306,7 @@ package final class FoldTable: Sendable {
     let wideASCIIWithContractions = asciiStarters.isEmpty || asciiContractionWords != nil
     var candidates = candidates
     for starter in starters.keys { candidates.append(starter...starter) }
+    for governed in contextual.keys { candidates.append(governed...governed) }
     var pool: [UInt8] = []
     var poolIndex: [[UInt8]: Int] = [:]
     var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
@@ -250,6 +323,10 @@ package final class FoldTable: Sendable {
       var block = [UInt32](repeating: 0, count: 256)
       for value in values {
         guard let scalar = Unicode.Scalar(value) else { continue }
+        if contextual[value] != nil {
+          block[Int(value & 0xFF)] = Entry.contextual.rawValue
+          continue
+        }
         let isStarter = starters[value] != nil
         if syllablesFoldToJamo && !isStarter, (0xAC00...0xD7A3).contains(value) {
           // Every syllable's fold is its own: nothing to share in the pool.
@@ -261,7 +338,7 @@ package final class FoldTable: Sendable {
         }
         switch rule(scalar) {
         case .ignorable:
-          block[Int(value & 0xFF)] = Entry.ignorable.rawValue
+          block[Int(value & 0xFF)] = (isStarter ? Entry.ignorableStarter : Entry.ignorable).rawValue
         case .scalars(let folded) where folded == [scalar] && !isStarter:
           continue
         case .scalars(let folded):
@@ -403,6 +480,12 @@ package final class FoldTable: Sendable {
           maxExpansion, (contraction.folded.count + minimumLength - 1) / minimumLength)
       }
     }
+    for (value, folds) in contextual {
+      let width = UTF8.width(Unicode.Scalar(value)!)
+      for rule in [folds.alone] + folds.rules.values.joined() {
+        maxExpansion = max(maxExpansion, (rule.folded.count + width - 1) / width)
+      }
+    }
     self.maxExpansion = maxExpansion
     let (table1, table2, bytes) = (self.stage1, self.stage2, self.pool)
     // Checked byte by byte without building the jamo (11,172 syllables at
@@ -500,14 +583,49 @@ package final class FoldTable: Sendable {
   }
 
   /// Whether the scalar starting at `offset` in `bytes` may continue a
-  /// contraction (so `offset` may lie inside one).
+  /// contraction, or folds by what comes before it (a prefix rule's scalar
+  /// or a prefix's later scalar): so `offset` may lie inside a unit, and the
+  /// fold of what follows may depend on what precedes it.
   package func mayContinueContraction(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>)
     -> Bool
   {
-    guard !continuations.isEmpty, let value = WordBoundary.scalar(at: offset, in: bytes) else {
+    guard !dependents.isEmpty, let value = WordBoundary.scalar(at: offset, in: bytes) else {
       return false
     }
-    return continuations.contains(value)
+    return dependents.contains(value)
+  }
+
+  /// Whether the scalar `value` that starts at `offset` in `input` folds to
+  /// nothing there: an ignorable scalar, or a contextual one that a rule's
+  /// prefix makes ignorable (U+00B7 after L at the root).
+  @inline(__always)
+  package func isIgnorable(_ value: UInt32, at offset: Int, in input: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    let entry = entry(value)
+    return entry.isIgnorable
+      || (entry.isContextual && contextualFold(of: value, at: offset, in: input).folded.isEmpty)
+  }
+
+  /// The fold of the contextual scalar `value` (``Entry/contextual``) that
+  /// starts at `start` in `input`: after the longest prefix of its rules
+  /// that ends at `start`, as ICU matches prefixes, else its fold alone.
+  ///
+  /// - Complexity: O(the rules whose prefix ends in `input[start - 1]`).
+  package func contextualFold(of value: UInt32, at start: Int, in input: UnsafeBufferPointer<UInt8>)
+    -> PrefixRule
+  {
+    let folds = contextual[value]!
+    // A prefix starts with a lead or ASCII byte, so bytes equal to it are
+    // its scalars as the fold decodes them (an ill-formed subpart never
+    // takes in a lead byte).
+    if start > 0, let rules = folds.rules[input[start - 1]] {
+      for rule in rules where rule.prefix.count <= start {
+        let from = start - rule.prefix.count
+        if rule.prefix.indices.allSatisfy({ input[from + $0] == rule.prefix[$0] }) { return rule }
+      }
+    }
+    return folds.alone
   }
 
   /// Whether `offset` (a scalar start in `bytes`) lies between units of

@@ -124,6 +124,30 @@ extension FoldedText {
     return end
   }
 
+  /// Folds the contextual scalar `value` (``FoldTable/Entry/contextual``)
+  /// at `start ..< end` by the prefix before it: writes its fold at
+  /// `out + o`, advances `o` and records it in `notes`. Out of line, as
+  /// ``foldContraction(first:start:next:input:table:out:o:notes:map:)``.
+  ///
+  /// - Precondition: `out + o` has room for the fold (the table's
+  ///   `maxExpansion` covers it).
+  @inline(never)
+  static func foldContextual(
+    value: UInt32, start: Int, end: Int, input: UnsafeBufferPointer<UInt8>, table: FoldTable,
+    out: UnsafeMutablePointer<UInt8>, o: inout Int, notes: inout NoteBuffer,
+    map: inout OffsetMap
+  ) {
+    let rule = table.contextualFold(of: value, at: start, in: input)
+    if rule.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
+    for byte in rule.folded {
+      out[o] = byte
+      o &+= 1
+    }
+    if rule.isAtomic || rule.folded.count != end &- start {
+      notes.boundary(folded: o, original: end, into: &map)
+    }
+  }
+
   /// Folds `input` with a fold table (the default profile's unless given).
   ///
   /// - Complexity: O(n) in the input length.
@@ -344,8 +368,22 @@ extension FoldedText {
           o &+= 1
         }
       } else if entry.isIgnorable {
+        if entry.isContractionStarter,
+          let end = Self.foldContraction(
+            first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
+            notes: &notes, map: &map)
+        {
+          i = end
+          continue
+        }
         notes.boundary(folded: o, original: i, into: &map)
       } else {
+        if entry.isContextual {
+          Self.foldContextual(
+            value: value, start: start, end: i, input: input, table: table, out: out, o: &o,
+            notes: &notes, map: &map)
+          continue
+        }
         if entry.isContractionStarter,
           let end = Self.foldContraction(
             first: value, start: start, next: i, input: input, table: table, out: out, o: &o,

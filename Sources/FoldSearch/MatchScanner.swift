@@ -342,7 +342,8 @@ struct MatchScanner {
       var start = trimmed - 1
       while start > lower, trimmed - start < 4, original[start] & 0xC0 == 0x80 { start -= 1 }
       guard let value = WordBoundary.scalar(at: start, in: original), value != 0xFFFD,
-        start + Self.utf8Length(value) == trimmed, table.entry(value).isIgnorable
+        start + Self.utf8Length(value) == trimmed,
+        table.isIgnorable(value, at: start, in: original)
       else { break }
       trimmed = start
     }
@@ -356,7 +357,7 @@ struct MatchScanner {
       var end = lower
       while i < upper, let (value, length) = scalarAndLength(at: i) {
         let (next, contraction) = table.unit(first: value, endingAt: i + length, in: original)
-        let weighted = contraction != nil || !table.entry(value).isIgnorable
+        let weighted = contraction != nil || !table.isIgnorable(value, at: i, in: original)
         if weighted && next <= upper { end = next }
         i = next
       }
@@ -379,7 +380,7 @@ struct MatchScanner {
     guard i > 0, i < original.count,
       let after = WordBoundary.scalar(at: i, in: original), after != 0xFFFD,
       let before = WordBoundary.scalar(endingAt: i, in: original), before != 0xFFFD,
-      nextSpansSegment || !table.entry(after).isIgnorable
+      nextSpansSegment || !table.isIgnorable(after, at: i, in: original)
     else { return true }
     return UnicodeData.nfdHasBoundaryBefore(after) || UnicodeData.nfdHasBoundaryAfter(before)
   }

@@ -264,24 +264,19 @@ int32_t fsicu_collation_string_primaries(const char *locale, const uint32_t *sca
   return result;
 }
 
-int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity) {
-  const UCollator *collator = fsicu_collator(locale);
-  if (!collator) return -1;
-  UErrorCode status = U_ZERO_ERROR;
-  USet *contractions = uset_openEmpty();
-  ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
-  if (U_FAILURE(status)) {
-    uset_close(contractions);
-    return -1;
-  }
+// Writes the strings of `set` that `exclude` (when given) lacks as scalars,
+// each followed by a 0, at most `capacity` values; returns the total.
+static int32_t fsicu_write_strings(const USet *set, const USet *exclude, uint32_t *out,
+                                   int32_t capacity) {
   int32_t used = 0;
-  int32_t items = uset_getItemCount(contractions);
+  int32_t items = uset_getItemCount(set);
   UChar buffer[64];
   for (int32_t i = 0; i < items; i++) {
     UChar32 start, end;
-    status = U_ZERO_ERROR;
-    int32_t length = uset_getItem(contractions, i, &start, &end, buffer, 64, &status);
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = uset_getItem(set, i, &start, &end, buffer, 64, &status);
     if (U_FAILURE(status) || length == 0) continue;  // ranges: single code points
+    if (exclude && uset_containsString(exclude, buffer, length)) continue;
     for (int32_t k = 0; k < length;) {
       UChar32 c;
       U16_NEXT(buffer, k, length, c);
@@ -291,6 +286,31 @@ int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t 
     if (used < capacity) out[used] = 0;
     used++;
   }
+  return used;
+}
+
+int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator) return -1;
+  UErrorCode status = U_ZERO_ERROR;
+  USet *contractions = uset_openEmpty();
+  ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
+  int32_t used = U_FAILURE(status) ? -1 : fsicu_write_strings(contractions, NULL, out, capacity);
+  uset_close(contractions);
+  return used;
+}
+
+int32_t fsicu_collation_prefix_rules(const char *locale, uint32_t *out, int32_t capacity) {
+  const UCollator *collator = fsicu_collator(locale);
+  if (!collator) return -1;
+  UErrorCode status = U_ZERO_ERROR;
+  USet *contractions = uset_openEmpty();
+  USet *withPrefixes = uset_openEmpty();
+  ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
+  ucol_getContractionsAndExpansions(collator, withPrefixes, NULL, true, &status);
+  int32_t used =
+      U_FAILURE(status) ? -1 : fsicu_write_strings(withPrefixes, contractions, out, capacity);
+  uset_close(withPrefixes);
   uset_close(contractions);
   return used;
 }

@@ -504,6 +504,9 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       continue;
     }
     if (entry & 0x80000000u) {
+      // A scalar whose fold depends on the scalars before it (a prefix
+      // rule; its entry is the starter bit alone): the caller's.
+      if (entry == 0x80000000u) break;
       // A contraction starter folds alone when the scalar after it can
       // continue no contraction (exact for the BMP, from the bitmap of
       // continuations); otherwise the caller tries its contractions.
@@ -532,6 +535,13 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         }
       }
       entry &= 0x7FFFFFFFu;
+      if (entry == 1) {
+        // An ignorable starter (its entry is the starter bit and the atomic
+        // flag alone) that folds alone.
+        i += width;
+        FSSIMD_NOTE(o, i);
+        continue;
+      }
     }
     {
       const int64_t length = (int64_t)((entry >> 1) & 0x7F);
@@ -643,7 +653,9 @@ static inline uint32_t fssimd_entry(const uint16_t *stage1, const uint32_t *stag
 // atomic; for a contraction starter, its own fold, when it folds alone).
 static inline int fssimd_row_folds(uint32_t e) {
   if (e == 0 || e == 0xFFFFFFFFu) return 1;
-  return (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3;
+  // (Not a scalar whose fold depends on the scalars before it: its entry
+  // is the starter bit alone.)
+  return (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3 && e != 0x80000000u;
 }
 
 // The lane kind bit of a contraction starter's entry e (FSSIMD_LANE_STARTER,

@@ -132,10 +132,76 @@ import _FoldSearchTestSupport
       ("\u{FB2}\u{F71}", "\u{FB2}", ""), ("\u{FB2}\u{F71}", "\u{F71}", ""),
       ("\u{FB3}\u{F75}", "\u{FB3}", "bo"), ("\u{FB2}\u{F71}", "\u{FB2}\u{F71}", ""),
       ("x\u{FB2}\u{F73}x", "x", ""),
+      // Prefix rules: after its prefix a scalar takes other weights
+      // (Japanese ー and the iteration marks take the kana's vowel; U+00B7
+      // after L has no primary at the root), while the prefix keeps its own
+      // (found by a widened foldfuzz, 2026-12-05: collation:ja disagreed
+      // in 2.6% of its cases).
+      ("ニー", "ー", "ja"), ("ニー", "イ", "ja"), ("ニー", "ニイ", "ja"), ("ふゝ", "ふ", "ja"),
+      ("ふゞ", "ぶ", "ja"), ("カーテン", "かあてん", "ja"), ("ー", "ー", "ja"), ("xー", "ー", "ja"),
+      ("ガー", "カア", "ja"), ("う\u{3099}ー", "うう", "ja"), ("ゔー", "う", "ja"), ("ヽヾ", "ヽ", "ja"),
+      ("L·", "L", ""), ("L·L", "LL", ""), ("·", "·", ""), ("L·", "·", ""), ("l·l l", "ll", ""),
+      ("col·legi", "collegi", "ca"), ("L\u{387}", "l", ""), ("a·", "a", ""),
+      // Contractions whose starter is ignorable alone: Thai and Lao
+      // nikhahit with sara aa are sara am (found alike).
+      ("\u{E4D}\u{E32}", "\u{E32}", ""), ("\u{E33}", "\u{E4D}\u{E32}", ""),
+      ("\u{E32}", "\u{E4D}\u{E32}", ""), ("\u{E4D}\u{E32}", "\u{E33}", ""),
+      ("\u{ECD}\u{EB2}", "\u{EB2}", ""), ("\u{EB2}", "\u{ECD}\u{EB2}", "ja"),
+      ("\u{E4D}x", "x", ""), ("\u{E4D}\u{E4D}\u{E32}", "\u{E33}", ""),
+      ("\u{E4D}\u{E32}", "\u{E32}", "th"),
     ]
     for (text, query, locale) in cases {
       let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
       #expect(comparison.verdict == .agree, "\(comparison)")
+    }
+  }
+
+  /// Scalars with prefix rules (Japanese ー and iteration marks, root's
+  /// U+00B7) and an ignorable contraction starter (Thai nikhahit) at every
+  /// lane of a 64-byte block and past it, after a prefix, after another
+  /// scalar and at the start: the fold's C kernel hands them to the Swift
+  /// path, so every level folds alike; and the engine agrees with `usearch`.
+  @Test(arguments: [
+    ("ja", "カ", "ー", "ア"), ("ja", "ふ", "ゝ", "ふ"), ("ja", "う\u{3099}", "ー", "う"),
+    ("", "L", "·", "L"), ("", "\u{E4D}", "\u{E32}", "\u{E33}"),
+  ])
+  func contextAtEveryLane(locale: String, before: String, scalar: String, query: String) {
+    let table = FoldProfile.collation(locale: locale).table
+    for offset in 0..<70 {
+      for filler in ["x", "ア", "é"] {
+        let head = String(repeating: filler, count: offset)
+        for text in [
+          head + before + scalar + head, head + scalar + before + scalar,
+          before + scalar + head + "x" + scalar,
+        ] {
+          FoldFastPathTests.expectEveryLevelFoldsAlike(
+            Array(text.utf8), table: table, "\(locale) \(text.unicodeScalars.map(\.value))")
+        }
+        let text = head + before + scalar + "x" + scalar
+        let comparison = CollationComparator.compare(text: text, query: query, locale: locale)
+        #expect(comparison.verdict == .agree, "\(comparison)")
+      }
+    }
+  }
+
+  /// Edits next to a scalar with a prefix rule refold it: the patched fold
+  /// equals a fresh fold of the new text.
+  @Test(arguments: [
+    ("カーテン", 0..<3, "ニ"), ("カーテン", 3..<6, "ー"), ("カテン", 3..<3, "ー"),
+    ("ニー", 0..<3, ""), ("う\u{3099}ー", 3..<6, ""), ("L·x", 0..<1, "a"), ("a·x", 0..<1, "L"),
+    ("\u{E4D}x\u{E32}", 3..<4, ""), ("\u{E4D}\u{E32}", 0..<3, "y"),
+  ])
+  func editsRefoldContext(text: String, range: Range<Int>, replacement: String) {
+    for locale in ["ja", ""] {
+      let table = FoldProfile.collation(locale: locale).table
+      var editable = EditableFold(text, table: table)
+      editable.apply([EditableFold.Edit(range: range, replacement: replacement)])
+      var expected = Array(text.utf8)
+      expected.replaceSubrange(range, with: Array(replacement.utf8))
+      let fresh = expected.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
+      #expect(editable.folded == fresh.folded, "\(locale) \(text) \(range) \(replacement)")
+      #expect(
+        editable.map.entries == fresh.map.entries, "\(locale) \(text) \(range) \(replacement)")
     }
   }
 

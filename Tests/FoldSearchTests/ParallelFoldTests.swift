@@ -19,12 +19,17 @@ struct ParallelFoldTests {
     // Contractions of the collation profiles (и + U+0306, Thai เ + ก, Danish
     // "aa"): a cut must not fall inside one.
     Array("и".utf8), Array("\u{306}".utf8), Array("เ".utf8), Array("ก".utf8), Array("a".utf8),
+    // Prefix rules (Japanese カ + ー, root's L + U+00B7) and an ignorable
+    // starter (Thai nikhahit + sara aa): nor before a scalar whose fold
+    // depends on the one before it.
+    Array("カ".utf8), Array("ー".utf8), Array("L".utf8), Array("·".utf8), Array("\u{E4D}".utf8),
+    Array("\u{E32}".utf8),
   ]
 
   @Test(
     arguments: [
       (1, FoldProfile.foundation), (2, .foundation), (3, .foundation), (7, .foundation),
-      (4, .collation), (5, .collation(locale: "da")),
+      (4, .collation), (5, .collation(locale: "da")), (6, .collation(locale: "ja")),
     ] as [(UInt64, FoldProfile)])
   func parallelEqualsSequential(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
