@@ -167,7 +167,8 @@ public struct FindSession: Sendable {
 
   /// The part of ``text`` searched, or nil for all of it.
   ///
-  /// Bounds are rounded down to scalar boundaries. Edits move the range
+  /// Bounds are rounded down to scalar boundaries and clamped to the text
+  /// (as ``FoldedText/matches(of:options:in:)`` does). Edits move the range
   /// with the text around it; an edit inside it grows or shrinks it, and
   /// so does an insertion at its start (also when the range is empty: text
   /// typed where the selection's text was deleted is searched).
@@ -183,8 +184,10 @@ public struct FindSession: Sendable {
   public var searchRange: Range<String.Index>? {
     get { window.map { indexer.range(ofOriginal: $0) } }
     set {
+      let count = storage.text.utf8.count
       window = newValue.map {
-        indexer.originalOffset(of: $0.lowerBound)..<indexer.originalOffset(of: $0.upperBound)
+        let lower = min(max(indexer.originalOffset(of: $0.lowerBound), 0), count)
+        return lower..<max(lower, min(indexer.originalOffset(of: $0.upperBound), count))
       }
       history = []
       search()
@@ -299,7 +302,8 @@ public struct FindSession: Sendable {
   @discardableResult
   public mutating func next(from position: String.Index) -> Range<String.Index>? {
     guard !matchRanges.isEmpty else { return nil }
-    select(firstIndex(startingAtOrAfter: indexer.originalOffset(of: position)) ?? 0)
+    select(
+      firstIndex(startingAtOrAfter: indexer.originalOffset(of: position, roundingUp: true)) ?? 0)
     return currentMatch
   }
 

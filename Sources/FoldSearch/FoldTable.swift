@@ -646,8 +646,11 @@ package final class FoldTable: Sendable {
     } while start > 0 && mayContinueContraction(at: start, in: bytes)
     var i = start
     while i < offset {
-      guard let value = WordBoundary.scalar(at: i, in: bytes) else {
-        i += 1  // ill-formed bytes continue no contraction
+      guard let value = WordBoundary.scalar(at: i, in: bytes), value != 0xFFFD else {
+        // Ill-formed bytes (read as U+FFFD, a maximal subpart at a time, as
+        // the fold reads them) continue no contraction. (Skipping U+FFFD's
+        // three bytes passed a bound after a shorter subpart.)
+        i += bytes[i] < 0x80 ? 1 : FoldedText.decodeNonASCII(bytes, at: i).length
         continue
       }
       i = unit(first: value, endingAt: i + MatchScanner.utf8Length(value), in: bytes).end

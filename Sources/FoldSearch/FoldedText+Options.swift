@@ -76,7 +76,12 @@ extension FoldedText {
   ///
   /// Both directions walk the same leftmost, non-overlapping matches (those
   /// of ``matches(of:options:in:)`` over `range`), so next and previous are
-  /// each other's inverse.
+  /// each other's inverse. A `position` inside a character's bytes counts
+  /// from the next scalar forward and from its scalar backward.
+  ///
+  /// Each call searches `range` from its start: to step through many
+  /// matches, take them all at once (``matches(of:options:in:)``) or keep a
+  /// ``FindSession``, whose next and previous are O(log k).
   ///
   /// ```swift
   /// let text = FoldedText("cafe, café, CAFÉ")
@@ -85,15 +90,15 @@ extension FoldedText {
   /// text.firstMatch(of: "cafe", from: caret, direction: .backward)   // the range of "cafe"
   /// ```
   ///
-  /// - Complexity: forward, O(n) for the n folded bytes from `position` to
-  ///   the first match; backward, O(p) for the p bytes before `position`.
+  /// - Complexity: O(n) for the n folded bytes from the start of `range`
+  ///   (of the text) to the match forward, to `position` backward.
   public func firstMatch(
     of query: String, options: SearchOptions = [], from position: String.Index,
     direction: SearchDirection = .forward, in range: Range<String.Index>? = nil
   ) -> Range<String.Index>? {
     guard let prepared = FoldedQuery(query, table: table) else { return nil }
     let indexer = makeIndexer()
-    let offset = indexer.originalOffset(of: position)
+    let offset = indexer.originalOffset(of: position, roundingUp: direction == .forward)
     let window = range.map {
       indexer.originalOffset(of: $0.lowerBound)..<indexer.originalOffset(of: $0.upperBound)
     }

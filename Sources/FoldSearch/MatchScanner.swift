@@ -628,14 +628,16 @@ struct TextIndexer {
     return text.utf8.index(text.utf8.startIndex, offsetBy: textOffset)
   }
 
-  /// The original offset of `index`, rounded down to a scalar boundary.
-  func originalOffset(of index: String.Index) -> Int {
+  /// The original offset of `index`, rounded down to a scalar boundary
+  /// (up with `roundingUp`: where a search forward from inside a scalar
+  /// starts).
+  func originalOffset(of index: String.Index, roundingUp: Bool = false) -> Int {
     let utf8 = text.utf8
     var textOffset = utf8.distance(from: utf8.startIndex, to: index)
     while textOffset > 0, textOffset < utf8.count,
       utf8[utf8.index(utf8.startIndex, offsetBy: textOffset)] & 0xC0 == 0x80
     {
-      textOffset -= 1
+      textOffset += roundingUp ? 1 : -1
     }
     guard !sequences.isEmpty else { return textOffset }
     var low = 0

@@ -83,6 +83,21 @@ struct FindSessionTests {
     #expect(session.searchRange.map { String(session.text[$0]) } == ", café, CAFÉ")
   }
 
+  /// A search range with indices past the text (another string's) is
+  /// clamped when set, as `FoldedText.matches(of:options:in:)` clamps it
+  /// (reading it back trapped: found by review).
+  @Test func searchRangeIsClamped() {
+    var session = FindSession(text: "café")
+    session.query = "cafe"
+    let other = "a much longer string"
+    session.searchRange = other.startIndex..<other.endIndex
+    #expect(session.searchRange == session.text.startIndex..<session.text.endIndex)
+    #expect(session.matchCount == 1)
+    session.searchRange = other.index(other.startIndex, offsetBy: 10)..<other.endIndex
+    #expect(session.searchRange == session.text.endIndex..<session.text.endIndex)
+    #expect(session.matchCount == 0)
+  }
+
   @Test func insertionIntoAnEmptyRangeJoinsIt() {
     // Found by review: find in selection, the selection's text deleted and
     // "cafe" typed in its place; the empty range moved past the insertion.

@@ -70,6 +70,17 @@ struct SearchOptionsTests {
       aaa.firstMatch(of: "aa", from: "aaa".endIndex, direction: .backward).map {
         offsets([$0], in: "aaa")
       } == [0..<2])
+    // A position inside a character's bytes: forward starts after its
+    // scalar, never returning a match that starts before the position
+    // (found by review: "é café" from the middle of é returned é).
+    let accented = "é café"
+    let inside = accented.utf8.index(after: accented.startIndex)
+    let folded = FoldedText(accented)
+    #expect(folded.firstMatch(of: "e", from: inside).map { offsets([$0], in: accented) } == [6..<8])
+    #expect(folded.firstMatch(of: "e", from: inside, direction: .backward) == nil)
+    var session = FindSession(text: accented)
+    session.query = "e"
+    #expect(session.next(from: inside).map { offsets([$0], in: accented) } == [6..<8])
   }
 
   @Test func byteInputWithInvalidSequences() {

@@ -116,6 +116,17 @@ import _FoldSearchTestSupport
     #expect(text.firstByteRange(of: fffd, startingAtOrAfter: 1) == 1..<3)
   }
 
+  /// A collation window ending between an ill-formed byte and the mark
+  /// after it: the unit test skipped U+FFFD's three bytes over a one-byte
+  /// subpart and found the bound inside a contraction (found by review).
+  @Test func collationWindowAfterAnIllFormedByte() {
+    let bytes: [UInt8] = Array("café abc".utf8) + [0xFF, 0xCC, 0x86] + Array(" x".utf8)
+    let text = FoldedText(utf8: bytes, profile: .collation)
+    let alone = FoldedText(utf8: Array(bytes[0..<10]), profile: .collation)
+    #expect(alone.byteRanges(of: "\u{FFFD}") == [9..<10])
+    #expect(text.byteRanges(of: "\u{FFFD}", options: [], in: 0..<10) == [9..<10])
+  }
+
   /// Random texts of the differential alphabet (marks, contractions,
   /// expansions, ignorables, Hangul, Indic, emoji), random ranges between
   /// `Character`s and random options, against a search of the range's
