@@ -142,7 +142,38 @@ struct Matcher: Sendable {
         zip(queries, perQuery).map { query, ranges in wordRanges(query, ranges, buffer) }
       }
     }
-    return Self.merge(perQuery)
+    guard perQuery.count > 1 else { return perQuery.first ?? [] }
+    return bytes.withUnsafeBufferPointer { buffer in
+      Self.merge(perQuery) { query, offset in firstMatch(of: queries[query], from: offset, buffer) }
+    }
+  }
+
+  /// The first match of `query` starting at or after `offset` in the line
+  /// that holds it, as a search of the line from there finds it, whole-word
+  /// when `-w` (a rejected candidate is searched again after its first
+  /// scalar, or after it when the query has only word characters, as
+  /// ``wordRanges(_:_:_:)`` does); nil when the line has none. And where
+  /// that line ends. For the merge, where another query's match ended
+  /// inside one of this query's.
+  private func firstMatch(
+    of query: FoldedQuery, from offset: Int, _ buffer: UnsafeBufferPointer<UInt8>
+  ) -> (match: Range<Int>?, lineEnd: Int) {
+    var lineStart = offset
+    while lineStart > 0 && buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
+    let lineEnd = buffer.firstIndex(of: 0x0A, from: offset, to: buffer.count)
+    let line = FoldedText(utf8: Array(buffer[lineStart..<lineEnd]), profile: profile)
+    var start = offset
+    while start < lineEnd,
+      let found = line.firstByteRange(of: query, startingAtOrAfter: start - lineStart)
+    {
+      let candidate = (found.lowerBound + lineStart)..<(found.upperBound + lineStart)
+      if !wholeWords || Word.isWholeWord(candidate, in: buffer) { return (candidate, lineEnd) }
+      start =
+        retryInside
+        ? Word.nextScalarStart(after: candidate.lowerBound, in: buffer)
+        : max(candidate.upperBound, candidate.lowerBound + 1)
+    }
+    return (nil, lineEnd)
   }
 
   /// `ranges`, one query's leftmost-first matches in the chunk, with every
@@ -210,19 +241,63 @@ struct Matcher: Sendable {
     }
   }
 
-  /// Leftmost first, longest at the same start, never overlapping.
-  static func merge(_ lists: [[Range<Int>]]) -> [Range<Int>] {
+  /// Several queries' matches as one search for any of them finds them
+  /// (grep's, sed's): from the end of the last match kept, the leftmost of
+  /// every query's next match, the longest at the same start.
+  ///
+  /// `lists` holds each query's own leftmost, non-overlapping matches, all
+  /// inside lines. From an offset no match of a list spans, its next match
+  /// is the one a search from there finds; where a kept match of another
+  /// query ended inside one of its matches, `search(query, offset)` finds
+  /// it again from there in that line (none: the list's matches after the
+  /// line's end hold again). Merging the lists alone lost such
+  /// matches: `-e 'the ba' -e ana` on "the banana" kept no "ana", and
+  /// `--in-place` left it unreplaced.
+  ///
+  /// - Complexity: O(m log q) for m matches of q queries, plus the
+  ///   searches again, each over the rest of one line.
+  static func merge(
+    _ lists: [[Range<Int>]],
+    search: (_ query: Int, _ offset: Int) -> (match: Range<Int>?, lineEnd: Int)
+  ) -> [Range<Int>] {
     if lists.count == 1 { return lists[0] }
-    var all = lists.flatMap { $0 }
-    all.sort {
-      $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound > $1.upperBound
-    }
+    var cursors = [Int](repeating: 0, count: lists.count)
     var result: [Range<Int>] = []
-    result.reserveCapacity(all.count)
-    for range in all where range.lowerBound >= (result.last?.upperBound ?? 0) {
-      result.append(range)
+    result.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+    var offset = 0
+    while true {
+      var best: Range<Int>? = nil
+      for query in lists.indices {
+        let list = lists[query]
+        while cursors[query] < list.count && list[cursors[query]].upperBound <= offset {
+          cursors[query] += 1
+        }
+        let next: Range<Int>?
+        if cursors[query] < list.count && list[cursors[query]].lowerBound < offset {
+          // A kept match ended inside this one: search again from there.
+          let (found, lineEnd) = search(query, offset)
+          if let found {
+            next = found
+          } else {
+            // None in the rest of the line: the list's next in a later one.
+            var k = cursors[query]
+            while k < list.count && list[k].lowerBound < lineEnd { k += 1 }
+            next = k < list.count ? list[k] : nil
+          }
+        } else {
+          next = cursors[query] < list.count ? list[cursors[query]] : nil
+        }
+        guard let next else { continue }
+        if best == nil || next.lowerBound < best!.lowerBound
+          || (next.lowerBound == best!.lowerBound && next.upperBound > best!.upperBound)
+        {
+          best = next
+        }
+      }
+      guard let match = best else { return result }
+      result.append(match)
+      offset = max(match.upperBound, match.lowerBound + 1)
     }
-    return result
   }
 
   /// Keeps the whole-word matches. A rejected match may hide an overlapping

@@ -189,6 +189,25 @@ struct FlagTests {
     #expect(alone.stdout == [0x32, 0x3A, 0xE2, 0x82, 0x0A])  // "2:" E2 82
   }
 
+  /// Several queries find what one search for any of them finds (grep's
+  /// alternation): a query's match that overlaps another's kept match is
+  /// searched for again after it (a merge of each query's own matches lost
+  /// "ana" in "the banana", and `--in-place` left it; found by review).
+  @Test(arguments: [
+    (["-e", "the ba", "-e", "ana"], "the banana\n", "0:the ba\n7:ana\n"),
+    (["-e", "xa", "-e", "aba"], "xababa\n", "0:xa\n3:aba\n"),
+    (["-e", "ab", "-e", "b"], "ab ab\nabb\n", "0:ab\n3:ab\n6:ab\n8:b\n"),
+    (["-e", "aaa", "-e", "aa"], "aaaaa\naa\n", "0:aaa\n3:aa\n6:aa\n"),
+    (["-e", "café", "-e", "EE"], "cafeee cafe\n", "0:cafe\n4:ee\n7:cafe\n"),
+    (["-w", "-e", "a b", "-e", "b a"], "a b a b\n", "0:a b\n4:a b\n"),
+    (["-w", "-e", "xa", "-e", "a b"], "xa b\n", "0:xa\n"),
+    (["-e", "the ba", "-e", "ana"], "the ba\nana\n", "0:the ba\n7:ana\n"),
+  ])
+  func severalQueriesAsOneSearch(queries: [String], input: String, expected: String) throws {
+    let run = try FoldGrepTests.run(["-o", "-b"] + queries, stdin: Array(input.utf8))
+    #expect(run.out == expected, "\(queries)")
+  }
+
   @Test func wholeWordsFindAMatchHiddenByARejectedOne() throws {
     // "a a" first matches inside "xa a" (not a word); the whole word overlaps it.
     let run = try FoldGrepTests.run(

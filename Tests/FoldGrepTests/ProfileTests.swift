@@ -110,7 +110,7 @@ struct ProfileTests {
       let length = Int(generator.next() % 40)
       let text = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
         .joined()
-      // One query or two (merged leftmost first, as the matcher merges).
+      // One query or two, as one search for either finds them.
       let chosen = (0..<(1 + Int(generator.next() % 2))).map { _ in
         queries[Int(generator.next() % UInt64(queries.count))]
       }
@@ -119,9 +119,17 @@ struct ProfileTests {
       var expected: [Range<Int>] = []
       var start = 0
       for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        // From the last match's end, every query's first match as a search
+        // from there finds it; the leftmost, the longest at the same start.
         let folded = FoldedText(utf8: Array(line), profile: profile)
-        expected += Matcher.merge(chosen.map { folded.byteRanges(of: $0) }).map {
-          ($0.lowerBound + start)..<($0.upperBound + start)
+        let prepared = chosen.compactMap { FoldedQuery($0, table: profile.table) }
+        var offset = 0
+        while let match =
+          prepared.compactMap({ folded.firstByteRange(of: $0, startingAtOrAfter: offset) }).min(
+            by: { ($0.lowerBound, -$0.upperBound) < ($1.lowerBound, -$1.upperBound) })
+        {
+          expected.append((match.lowerBound + start)..<(match.upperBound + start))
+          offset = match.upperBound
         }
         start += line.count + 1
       }
