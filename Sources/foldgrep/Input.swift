@@ -14,8 +14,20 @@ struct InputFile {
   let fd: Int32
   let info: stat
 
-  /// Opens `path` ("-" is standard input); a message on failure.
-  static func open(_ path: String) -> Result<InputFile, InputError> {
+  /// The device and inode of standard output when it is a regular file
+  /// (`foldgrep cafe -r . > out.txt`), read once.
+  static let standardOutput: (device: UInt, inode: UInt)? = {
+    var info = stat()
+    guard fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return (UInt(info.st_dev), UInt(info.st_ino))
+  }()
+
+  /// Opens `path` ("-" is standard input); a message on failure. With
+  /// `refusingOutput`, a file that is standard output too is refused, as
+  /// grep refuses it ("input file is also the output"): the lines printed
+  /// would be read again, and a file appended to as it is read grows until
+  /// the disk is full.
+  static func open(_ path: String, refusingOutput: Bool = false) -> Result<InputFile, InputError> {
     let fd: Int32 = path == "-" ? 0 : path.withFileName { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { return .failure(InputError(message: "\(path): \(errorText(errno))")) }
     var info = stat()
@@ -27,6 +39,12 @@ struct InputFile {
     if (info.st_mode & S_IFMT) == S_IFDIR {
       if fd != 0 { Glibc.close(fd) }
       return .failure(InputError(message: "\(path): Is a directory"))
+    }
+    if refusingOutput, let output = standardOutput,
+      (UInt(info.st_dev), UInt(info.st_ino)) == output
+    {
+      if fd != 0 { Glibc.close(fd) }
+      return .failure(InputError(message: "\(path): input file is also the output"))
     }
     return .success(InputFile(fd: fd, info: info))
   }

@@ -104,7 +104,8 @@ struct JobResult: Sendable {
       return result
     }
     let input: InputFile
-    switch InputFile.open(path) {
+    // (Counts and file names are printed after the file is read.)
+    switch InputFile.open(path, refusingOutput: options.printsLines) {
     case .failure(let error):
       report(error.message)
       return result

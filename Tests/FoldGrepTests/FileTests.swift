@@ -149,6 +149,36 @@ struct FileTests {
     #expect(try run(["-c", "\u{FFFD}", path], [], [:], nil).out == "2\n")
   }
 
+  /// A file that is also standard output is refused, as grep refuses it
+  /// (`foldgrep -r cafe . > out.txt` searched out.txt too, and `foldgrep
+  /// cafe f >> f` grew f until the disk was full, here stopped by -m;
+  /// found by review); counts and file names, printed after a file is
+  /// read, may go to it.
+  @Test func anInputThatIsTheOutputIsRefused() throws {
+    let scratch = try Scratch()
+    let script = """
+      cd "$1" && printf 'cafe\nx\n' > a.txt && printf 'cafe\n' > f &&
+      { "$0" -r cafe . > out.txt; echo "r $?"; } && cat out.txt &&
+      { "$0" -m 3 cafe f >> f; echo "append $?"; } && cat f &&
+      { "$0" -c cafe f >> f; echo "count $?"; } && cat f
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(out == "r 2\n./a.txt:cafe\n./f:cafe\nappend 2\ncafe\ncount 0\ncafe\n1\n")
+    #expect(
+      err == "foldgrep: ./out.txt: input file is also the output\n"
+        + "foldgrep: f: input file is also the output\n")
+  }
+
   @Test func errorsFollowGrep() throws {
     let scratch = try Scratch()
     let path = try scratch.file("fr.txt", Array("café\n".utf8))
