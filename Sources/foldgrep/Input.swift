@@ -60,8 +60,9 @@ struct InputError: Error { var message: String }
 /// A chunk holds about `chunkSize` bytes: the partial line after the last
 /// '\n' is carried into the next chunk. A line longer than `chunkSize` makes
 /// the chunk grow (doubling) until the line fits, so a chunk always holds whole
-/// lines and matches, which never span lines, are never cut. Memory: one chunk,
-/// i.e. at most max(chunkSize, longest line) + chunkSize bytes.
+/// lines and matches, which never span lines, are never cut (unless a NUL
+/// ends a long line: ``nulEndsLongLines``). Memory: one chunk, i.e. at most
+/// max(chunkSize, longest line) + chunkSize bytes.
 struct ChunkReader {
   let fd: Int32
   let chunkSize: Int
@@ -73,11 +74,17 @@ struct ChunkReader {
   /// Stops filling a chunk at a short read once it holds a line end, so
   /// lines from pipes and terminals are searched as they come.
   let eagerOnShortReads: Bool
+  /// A line longer than the chunk that holds a NUL byte is cut after its
+  /// last NUL instead of growing the chunk: a binary file's "line" may be
+  /// the whole file (200 MB of zeros took 375 MB, /dev/zero every byte of
+  /// memory), and grep too ends lines at NULs in binary data. Off with `-a`.
+  let nulEndsLongLines: Bool
 
-  init(fd: Int32, chunkSize: Int, eagerOnShortReads: Bool) {
+  init(fd: Int32, chunkSize: Int, eagerOnShortReads: Bool, nulEndsLongLines: Bool = false) {
     self.fd = fd
     self.chunkSize = max(1, chunkSize)
     self.eagerOnShortReads = eagerOnShortReads
+    self.nulEndsLongLines = nulEndsLongLines
   }
 
   /// The next chunk and its offset in the input, nil at the end; an error
@@ -121,6 +128,10 @@ struct ChunkReader {
       // Cut after the last line end.
       var cut = chunk.count
       while cut > 0 && chunk[cut - 1] != 0x0A { cut -= 1 }
+      if cut == 0 && nulEndsLongLines && chunk.count >= chunkSize {
+        cut = chunk.count
+        while cut > 0 && chunk[cut - 1] != 0 { cut -= 1 }
+      }
       if cut == 0 {
         // A line longer than the chunk: grow the chunk to hold it.
         carry = chunk

@@ -104,7 +104,8 @@ final class Searcher {
     let kind = input.info.st_mode & S_IFMT
     var reader = ChunkReader(
       fd: input.fd, chunkSize: options.chunkSize,
-      eagerOnShortReads: kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK)
+      eagerOnShortReads: kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK,
+      nulEndsLongLines: !options.text)
     while !stop {
       switch reader.next() {
       case .failure(let error): return .failed(error.message)

@@ -70,6 +70,42 @@ struct FileTests {
     #expect(printed.out.contains("Binary file"))
   }
 
+  /// A binary file's line longer than a chunk is cut after its last NUL
+  /// instead of growing the chunk (a file of zeros, or /dev/zero, grew it
+  /// to the whole input: 375 MB for 200 MB; found by review): the matches
+  /// past the NULs are still found; a file found by recursion that starts
+  /// with them is skipped after its first chunk.
+  @Test func nulsEndLinesLongerThanAChunk() throws {
+    let scratch = try Scratch()
+    let zeros = [UInt8](repeating: 0, count: 1000)
+    let path = try scratch.file(
+      "d/z.bin",
+      Array("cafe\n".utf8) + zeros + Array("cafe".utf8) + zeros + Array("x cafe\ncafe\n".utf8))
+    let environment = ["FOLDGREP_CHUNK_SIZE": "64"]
+    #expect(try run(["--count-matches", "cafe", path], [], environment, nil).out == "4\n")
+    #expect(try run(["-l", "cafe", path], [], environment, nil).out == "\(path)\n")
+    #expect(try run(["-a", "-c", "cafe", path], [], environment, nil).out == "3\n")
+    _ = try scratch.file("e/y.bin", zeros + zeros + Array("cafe\n".utf8))
+    let skipped = try run(["-r", "cafe", scratch.url.path + "/e"], [], environment, nil)
+    #expect(skipped.out.isEmpty && skipped.status == 1)
+    // 300 MB of zeros (sparse: no disk) within 600 MB of address space,
+    // where the chunk grew to 512 MiB and the process aborted.
+    let script = """
+      cd "$1" && truncate -s 300M sparse.bin && ulimit -v 600000 &&
+      "$0" -c x sparse.bin; echo "status $?"; rm sparse.bin
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(out == "0\nstatus 1\n")
+  }
+
   /// A file name that is not UTF-8 was decoded with U+FFFD and the file
   /// then looked for under another name ("No such file"); names are bytes.
   @Test func fileNamesThatAreNotUTF8() throws {
