@@ -79,9 +79,14 @@ extension FoldedText {
   /// each other's inverse. A `position` inside a character's bytes counts
   /// from the next scalar forward and from its scalar backward.
   ///
-  /// Each call searches `range` from its start: to step through many
-  /// matches, take them all at once (``matches(of:options:in:)``) or keep a
-  /// ``FindSession``, whose next and previous are O(log k).
+  /// Forward, the search starts shortly before `position`, where every
+  /// search falls into step with one from the start of `range` (no
+  /// occurrence of the query spans that point), so a find-next loop is
+  /// linear; in periodic text without such a point near ("aaaa" for "aa"),
+  /// and for a query that starts with a mark, it starts at the start of
+  /// `range`. Backward, it walks from the start of `range`. To step through
+  /// many matches both ways, keep a ``FindSession``: its next and previous
+  /// are O(log k).
   ///
   /// ```swift
   /// let text = FoldedText("cafe, café, CAFÉ")
@@ -90,8 +95,10 @@ extension FoldedText {
   /// text.firstMatch(of: "cafe", from: caret, direction: .backward)   // the range of "cafe"
   /// ```
   ///
-  /// - Complexity: O(n) for the n folded bytes from the start of `range`
-  ///   (of the text) to the match forward, to `position` backward.
+  /// - Complexity: forward, O(n) for the n folded bytes from `position` to
+  ///   the match, plus O(m²) for a query of m folded bytes (O(n) from the
+  ///   start of `range` in the cases above); backward, O(p) for the p folded
+  ///   bytes from the start of `range` to `position`.
   public func firstMatch(
     of query: String, options: SearchOptions = [], from position: String.Index,
     direction: SearchDirection = .forward, in range: Range<String.Index>? = nil
@@ -107,9 +114,16 @@ extension FoldedText {
       var found: Range<Int>? = nil
       switch direction {
       case .forward:
-        // Matches must be the same as a search from the window start, so
-        // walk from there but report only the first at or after `offset`.
-        scanner.forEachMatch(of: prepared, from: scanner.window.lowerBound) { match in
+        // Matches must be the same as a search from the window start: walk
+        // from there, or from a point before `offset` where every search
+        // falls into step with it, and report the first at or after `offset`.
+        // (A query starting with a mark finds its matches in one pass of
+        // the window, from its start.)
+        let from =
+          prepared.leadingMark == nil
+          ? synchronizedStart(before: offset, of: prepared.folded, floor: scanner.window.lowerBound)
+            ?? scanner.window.lowerBound : scanner.window.lowerBound
+        scanner.forEachMatch(of: prepared, from: from) { match in
           guard match.lowerBound >= offset else { return true }
           found = match
           return false
@@ -124,6 +138,68 @@ extension FoldedText {
       return found
     }
     return found.map(indexer.range(ofOriginal:))
+  }
+
+  /// An original offset from which a search of `needle` (folded bytes)
+  /// finds, at and after `offset`, the same matches as one from `floor`:
+  /// nil when there is none near `offset` (the caller walks from `floor`).
+  ///
+  /// A folded position P that no occurrence of the needle spans (none
+  /// starts in P − m + 1 ..< P, m its length) puts every search in step: the
+  /// matches a search found before P end by P, so from P on it finds what a
+  /// search from P finds, whatever its start. P steps back over the
+  /// occurrences that span it, at most 64 needle lengths (periodic text,
+  /// "aaaa" for "aa", has no such P near: then nil). The start returned is
+  /// a unit boundary of the original at or before P, not before `floor`.
+  ///
+  /// - Complexity: O(m) per occurrence stepped over, at most O(64 m²).
+  func synchronizedStart(before offset: Int, of needle: [UInt8], floor: Int) -> Int? {
+    let m = needle.count
+    guard m > 0, offset > floor else { return nil }
+    return foldedBytes.withUnsafeBufferPointer { folded -> Int? in
+      let floorFolded = offsetMap.foldedOffset(ofOriginal: floor, in: folded)
+      var p = offsetMap.foldedOffset(ofOriginal: offset, in: folded)
+      let limit = p - 64 * m
+      // The latest occurrence that starts in p - m + 1 ..< p (spans p).
+      func spanning(_ p: Int) -> Int? {
+        var s = p - 1
+        while s > p - m && s >= 0 {
+          if s + m <= folded.count && folded[s] == needle[0]
+            && (1..<m).allSatisfy({ folded[s + $0] == needle[$0] })
+          {
+            return s
+          }
+          s -= 1
+        }
+        return nil
+      }
+      while let s = spanning(p) {
+        p = s
+        if p <= floorFolded || p < limit { return nil }
+      }
+      guard p > floorFolded else { return nil }
+      // An original offset at or before p: back to a folded scalar's start
+      // with an original offset of its own (not inside an expansion), then
+      // to a unit boundary of the original (not inside a contraction).
+      var original: Int? = nil
+      while p > floorFolded {
+        if p == folded.count || folded[p] & 0xC0 != 0x80,
+          let found = offsetMap.originalOffset(ofFolded: p)
+        {
+          original = found
+          break
+        }
+        p -= 1
+      }
+      guard var start = original, start > floor else { return nil }
+      return withOriginalBytes { bytes in
+        start = FoldedText.sequenceStart(containing: start, in: bytes)
+        while start > floor && !table.isUnitBoundary(start, in: bytes) {
+          start = FoldedText.sequenceStart(containing: start - 1, in: bytes)
+        }
+        return start > floor ? start : nil
+      }
+    }
   }
 
   /// The leftmost match of `query` starting at or after original offset

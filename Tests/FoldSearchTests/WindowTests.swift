@@ -127,6 +127,68 @@ import _FoldSearchTestSupport
     #expect(text.byteRanges(of: "\u{FFFD}", options: [], in: 0..<10) == [9..<10])
   }
 
+  /// `firstMatch` forward from every scalar start of random texts of the
+  /// differential alphabet, and of periodic texts, is the first of
+  /// `matches` at or after it: its search starts where every search falls
+  /// into step (``FoldedText/synchronizedStart(before:of:floor:)``), not at
+  /// the text's start, which made a find-next loop quadratic (16,000
+  /// matches of 1 MB in 5.2 s; found by review).
+  @Test(arguments: [
+    FoldProfile.foundation, .collation, .collation(locale: "th"), .collation(locale: "da"),
+    .collation(locale: "ja"),
+  ])
+  func firstMatchFromEveryPosition(_ profile: FoldProfile) {
+    let generator = DifferentialGenerator(seed: 20_261_205)
+    var cases = (0..<400).map { generator.makeCase(at: $0) }.map { ($0.text, $0.query) }
+    cases += [
+      (String(repeating: "a", count: 300), "aa"), (String(repeating: "ab", count: 150), "aba"),
+      (String(repeating: "Straße ", count: 40), "ss"),
+      (String(repeating: "é\u{301}", count: 80), "ee"), ("aaaa baaa aa", "aa"),
+      ("ﬃ ffi ffi", "ffi"),
+    ]
+    var failures = 0
+    for (text, query) in cases where failures < 5 {
+      let folded = FoldedText(text, profile: profile)
+      let all = folded.matches(of: query, options: [])
+      // And in a range from the text's middle Character on.
+      let middle = text.index(text.startIndex, offsetBy: text.count / 2)
+      let inRange = folded.matches(of: query, options: [], in: middle..<text.endIndex)
+      for position in text.unicodeScalars.indices + [text.endIndex] {
+        let expected = all.first { $0.lowerBound >= position }
+        let found = folded.firstMatch(of: query, from: position)
+        let expectedInRange = inRange.first { $0.lowerBound >= position }
+        let foundInRange = folded.firstMatch(
+          of: query, from: position, in: middle..<text.endIndex)
+        if found != expected || foundInRange != expectedInRange {
+          failures += 1
+          let offset = text.utf8.distance(from: text.startIndex, to: position)
+          Issue.record(
+            "\(profile) \(text.debugDescription) \(query.debugDescription) from \(offset)")
+          break
+        }
+      }
+    }
+  }
+
+  /// A find-next loop of `firstMatch` over 1 MB with 16,000 matches is
+  /// linear: each call searches from a point just before its position.
+  @Test func findNextLoopIsLinear() {
+    let text = String(repeating: "un café et du thé, ", count: 16_000) + "fin"
+    let folded = FoldedText(text)
+    var position = text.startIndex
+    var count = 0
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+      while let match = folded.firstMatch(of: "cafe", from: position) {
+        count += 1
+        position = match.upperBound
+      }
+    }
+    #expect(count == 16_000)
+    // About 1 s in a debug build (the walk from the start took minutes).
+    #expect(elapsed < .seconds(20), "\(elapsed)")
+  }
+
   /// Random texts of the differential alphabet (marks, contractions,
   /// expansions, ignorables, Hangul, Indic, emoji), random ranges between
   /// `Character`s and random options, against a search of the range's
