@@ -367,16 +367,6 @@ extension FoldedText {
           out[o] = source[k]
           o &+= 1
         }
-      } else if entry.isIgnorable {
-        if entry.isContractionStarter,
-          let end = Self.foldContraction(
-            first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
-            notes: &notes, map: &map)
-        {
-          i = end
-          continue
-        }
-        notes.boundary(folded: o, original: i, into: &map)
       } else {
         if entry.isContextual {
           Self.foldContextual(
@@ -384,12 +374,17 @@ extension FoldedText {
             notes: &notes, map: &map)
           continue
         }
+        // (A starter may be ignorable alone: Thai nikhahit.)
         if entry.isContractionStarter,
           let end = Self.foldContraction(
             first: value, start: start, next: i, input: input, table: table, out: out, o: &o,
             notes: &notes, map: &map)
         {
           i = end
+          continue
+        }
+        if entry.isIgnorable {
+          notes.boundary(folded: o, original: i, into: &map)
           continue
         }
         if entry.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }

@@ -289,30 +289,32 @@ static int32_t fsicu_write_strings(const USet *set, const USet *exclude, uint32_
   return used;
 }
 
-int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity) {
+// The contractions of `locale`'s collator, or with `prefix_rules` its
+// prefix rules (the strings listed with prefixes and not without), in
+// fsicu_write_strings's format.
+static int32_t fsicu_collation_strings(const char *locale, int prefix_rules, uint32_t *out,
+                                       int32_t capacity) {
   const UCollator *collator = fsicu_collator(locale);
   if (!collator) return -1;
   UErrorCode status = U_ZERO_ERROR;
   USet *contractions = uset_openEmpty();
+  USet *with_prefixes = prefix_rules ? uset_openEmpty() : NULL;
   ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
-  int32_t used = U_FAILURE(status) ? -1 : fsicu_write_strings(contractions, NULL, out, capacity);
+  if (with_prefixes) ucol_getContractionsAndExpansions(collator, with_prefixes, NULL, true, &status);
+  int32_t used = U_FAILURE(status) ? -1
+                 : with_prefixes   ? fsicu_write_strings(with_prefixes, contractions, out, capacity)
+                                   : fsicu_write_strings(contractions, NULL, out, capacity);
+  if (with_prefixes) uset_close(with_prefixes);
   uset_close(contractions);
   return used;
 }
 
+int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity) {
+  return fsicu_collation_strings(locale, 0, out, capacity);
+}
+
 int32_t fsicu_collation_prefix_rules(const char *locale, uint32_t *out, int32_t capacity) {
-  const UCollator *collator = fsicu_collator(locale);
-  if (!collator) return -1;
-  UErrorCode status = U_ZERO_ERROR;
-  USet *contractions = uset_openEmpty();
-  USet *withPrefixes = uset_openEmpty();
-  ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
-  ucol_getContractionsAndExpansions(collator, withPrefixes, NULL, true, &status);
-  int32_t used =
-      U_FAILURE(status) ? -1 : fsicu_write_strings(withPrefixes, contractions, out, capacity);
-  uset_close(withPrefixes);
-  uset_close(contractions);
-  return used;
+  return fsicu_collation_strings(locale, 1, out, capacity);
 }
 
 // UTF-8 → newly malloc'ed UTF-16 plus, when `offsets` is given, a newly
