@@ -29,10 +29,12 @@ import _FoldSearchCShim
 ///      go beyond the profile's rule. Starts and other ends inside a cluster
 ///      follow the same rules on both sides and are no trigger.
 ///    - **C5**: in a locale that shifts variables, a scalar whose long
-///      primary `usearch` splits and half drops (one of its collation
-///      elements after the first is a continuation at or below the variable
-///      top: `fsicu_collation_splits_long_primary`) in the region widened by
-///      one scalar on each side, or in the query.
+///      primary `usearch` splits and tests half by half (one of its
+///      collation elements after the first is a continuation on the other
+///      side of the variable top than the whole primary:
+///      `fsicu_collation_splits_long_primary`) in the region widened by one
+///      scalar on each side, or after that up to the first weighted scalar
+///      (past shifted punctuation: "そ.𞥞", query "ソ"), or in the query.
 ///    - **C6**: in a locale whose collator normalizes, a segment of the
 ///      text that fails the FCD check, overlapping the region widened by one
 ///      scalar on each side, whose NFD puts its scalars with primary weights
@@ -102,6 +104,15 @@ public enum CollationComparator {
     func splitsLongPrimary(_ scalar: Unicode.Scalar) -> Bool {
       locale.withCString { fsicu_collation_splits_long_primary($0, scalar.value) } == 1
     }
+    /// Whether a scalar of the text from index `start` on, up to the first
+    /// weighted one, splits its long primary.
+    func splitsUpToWeighted(from start: Int) -> Bool {
+      for scalar in layout.scalars[start...] {
+        if splitsLongPrimary(scalar) { return true }
+        if !isIgnorable(scalar) { return false }
+      }
+      return false
+    }
     // Regions against usearch's own ranges: the engine follows usearch's end
     // rule, so where they agree the normalized ends would differ.
     let regions = Comparator.differenceRegions(engine: engine, reference: reference)
@@ -142,6 +153,7 @@ public enum CollationComparator {
         found = .c2
       } else if queryScalars.contains(where: splitsLongPrimary)
         || layout.scalars[widened].contains(where: splitsLongPrimary)
+        || splitsUpToWeighted(from: widened.upperBound)
       {
         found = .c5
       } else if normalizes,

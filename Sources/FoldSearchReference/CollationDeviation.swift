@@ -51,7 +51,10 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// and drops it as variable when its 16 bits lie below it, so scalars that
   /// differ only there match each other: text "🇵", query "🇶", locale
   /// "th": usearch [0,4), engine none (the collator's own comparison tells
-  /// them apart, and the profile keeps the joined primary).
+  /// them apart, and the profile keeps the joined primary). Or it keeps the
+  /// half of a variable primary whose 16 bits lie above it: text "Η᠇"
+  /// (U+1807, a Mongolian mark of punctuation), query "Η": usearch none,
+  /// engine [0,2) (U+1807 is ignorable there, as the collator compares).
   case c5 = "C5"
   /// C6 — scalars with primary weights out of canonical order, in a locale
   /// whose collator normalizes (Greek, Hindi, Thai, Vietnamese…: ICU reads

@@ -191,13 +191,19 @@ int32_t fsicu_collation_splits_long_primary(const char *locale, uint32_t scalar)
   UCollationElements *elements = ucol_openElements(collator, units, length, &status);
   if (U_FAILURE(status)) return -1;
   int32_t found = 0;
-  int previous = 0;  // an element came before
+  uint32_t previous = 0;  // the element before, 0 for none
   for (;;) {
     const int32_t ce = ucol_next(elements, &status);
     if (U_FAILURE(status) || ce == UCOL_NULLORDER) break;
     const uint32_t element = (uint32_t)ce;
-    if ((element & 0xC0) == 0xC0 && previous && (element & 0xFFFF0000u) <= top) found = 1;
-    previous = 1;
+    // A continuation: its half on the other side of the variable top than
+    // the whole primary (the previous element's high half and its own).
+    const uint32_t whole = (previous & 0xFFFF0000u) | element >> 16;
+    if ((element & 0xC0) == 0xC0 && previous &&
+        ((element & 0xFFFF0000u) <= top) != (whole <= top)) {
+      found = 1;
+    }
+    previous = element;
   }
   ucol_closeElements(elements);
   return U_FAILURE(status) ? -1 : found;

@@ -406,6 +406,11 @@ import _FoldSearchTestSupport
     // as variable in Thai, which shifts variables (collation:th --seed 1,
     // iteration 159225).
     ("🇵", "🇶", "th", .c5),
+    // ... and keeps the second half of a variable long primary when its 16
+    // bits lie above the variable top (a widened foldfuzz, 2026-12-05:
+    // U+1807, Adlam digits).
+    ("\u{397}\u{1807}", "\u{397}", "th", .c5), ("\u{397}", "\u{397}\u{1807}", "th", .c5),
+    ("\u{F1A}\u{1E95F}", "\u{F1A}", "th", .c5), ("そ.\u{1E95E}", "ソ", "th", .c5),
     // Two scalars with primary weights that NFD reorders: the query is read
     // in NFD, the text is folded in its order (collation:th --seed 1,
     // iteration 507410).

@@ -188,9 +188,11 @@ int64_t fsicu_collation_primaries(const char *locale, uint32_t first, uint32_t l
 /// 1 if `locale`'s collator shifts variables (`[alternate shifted]`, as
 /// Thai's tailoring does) and one of the scalar's collation elements is
 /// the second half of a long primary whose 16 bits, compared on their own,
-/// lie at or below the variable top: `usearch` then drops that half as
-/// variable (the regional indicators' halves 0x0200…), which comparison and
-/// the fold keep. 0 if not, -1 on an ICU error or a value that is no scalar.
+/// lie on the other side of the variable top than the whole primary:
+/// `usearch` then drops that half as variable where the whole is not (the
+/// regional indicators' halves 0x0200…), or keeps it where the whole is
+/// variable (U+1807's 0x0512 0x1700, Adlam digits), which comparison and the
+/// fold do not. 0 if not, -1 on an ICU error or a value that is no scalar.
 int32_t fsicu_collation_splits_long_primary(const char *locale, uint32_t scalar);
 
 /// The primary weights of the string `scalars[0..<count]` (so contractions
