@@ -274,7 +274,8 @@ package enum CollationFold {
     // text.
     var contractionFolds: [[UInt32]: [Unicode.Scalar]] = [:]
     var singleElements: Set<[UInt32]> = []
-    for unit in contractions(locale: locale) where unit.count >= 2 {
+    let units = contractions(locale: locale)
+    for unit in units where unit.count >= 2 {
       let values = unit.map(\.value)
       guard !isSynthetic(values[0]) else { continue }
       let weights = Self.primaries(of: String(String.UnicodeScalarView(unit)), locale: locale)
@@ -301,7 +302,7 @@ package enum CollationFold {
     // whose string does not start with the prefix's own primaries (none in
     // ICU 72), are left out.
     var prefixFolds: [[UInt32]: FoldRule.Result] = [:]
-    for rule in prefixRules(locale: locale) where rule.count >= 2 {
+    for rule in prefixRules(locale: locale, contractions: units) where rule.count >= 2 {
       let values = rule.map(\.value)
       let whole = Self.primaries(of: String(String.UnicodeScalarView(rule)), locale: locale)
       let prefix = Self.primaries(
@@ -377,9 +378,15 @@ package enum CollationFold {
   }
 
   /// The prefix rules of `locale`'s collator, each as its prefix's scalars
-  /// followed by the scalar whose weights the prefix sets.
-  package static func prefixRules(locale: String) -> [[Unicode.Scalar]] {
-    strings(locale: locale, fsicu_collation_prefix_rules)
+  /// followed by the scalar whose weights the prefix sets: the strings ICU
+  /// lists with prefixes that are not among `contractions`.
+  package static func prefixRules(locale: String, contractions: [[Unicode.Scalar]])
+    -> [[Unicode.Scalar]]
+  {
+    let known = Set(contractions.map { $0.map(\.value) })
+    return strings(locale: locale, fsicu_collation_contractions_and_prefix_rules).filter {
+      !known.contains($0.map(\.value))
+    }
   }
 
   /// The strings a shim function lists for `locale`, in its format (each

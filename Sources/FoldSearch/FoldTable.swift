@@ -56,36 +56,21 @@ package final class FoldTable: Sendable {
       rawValue & Self.starterBit != 0 && rawValue != .max
     }
     package static let starterBit: UInt32 = 1 << 31
-    /// The scalar's fold depends on the scalars before it (a prefix rule:
-    /// ``FoldTable/contextualFold(of:at:in:)``): a starter's bit with no
-    /// bytes, which no other entry has, so the fold's C kernel hands it to
-    /// the Swift path.
-    package static let contextual = Entry(rawValue: starterBit)
+    /// The scalar's fold depends on the scalars before it (a prefix rule):
+    /// the `k`th of ``FoldTable/contextualFolds``. A starter's bit with no
+    /// bytes and `k` as the offset, which no other entry has, so the fold's
+    /// C kernel hands it to the Swift path.
+    package static func contextual(_ k: Int) -> Entry {
+      precondition(k < 1 << 23)
+      return Entry(rawValue: starterBit | UInt32(k) << 8)
+    }
+    @inline(__always) package var isContextual: Bool {
+      rawValue & (Self.starterBit | 0xFF) == Self.starterBit
+    }
     /// An ignorable scalar that starts contractions (Thai nikhahit: with
     /// sara aa it is sara am): the starter bit, no bytes and the atomic flag,
     /// which no other entry has.
     package static let ignorableStarter = Entry(rawValue: starterBit | 1)
-    @inline(__always) package var isContextual: Bool { rawValue == Self.starterBit }
-  }
-
-  /// A prefix rule of a collation profile (ICU's `prefix|scalar`): after
-  /// `prefix` the scalar takes other weights, while the prefix keeps its own
-  /// (Japanese ー after カ has ア's primary; root's U+00B7 after L has none).
-  package struct PrefixRule: Sendable {
-    /// The UTF-8 of the prefix's scalars.
-    package var prefix: [UInt8]
-    /// The scalar's folded bytes after the prefix (empty: ignorable there).
-    package var folded: [UInt8]
-    /// The fold has more than one scalar.
-    package var isAtomic: Bool
-  }
-
-  /// The folds of a scalar that prefix rules govern (``Entry/contextual``).
-  package struct ContextualFold: Sendable {
-    /// Its fold where no rule's prefix comes before it.
-    package var alone: PrefixRule
-    /// The rules by the last byte of their prefix, each list longest first.
-    package var rules: [UInt8: [PrefixRule]]
   }
 
   /// A contraction of a collation profile: scalars that fold as one unit
@@ -174,13 +159,14 @@ package final class FoldTable: Sendable {
   /// position before one may lie inside a contraction, so edits and parallel
   /// cuts move off it (``mayContinueContraction(at:in:)``).
   package let continuations: Set<UInt32>
-  /// The scalars whose fold depends on the scalars before them (prefix
-  /// rules: Japanese ー and the kana iteration marks, root's U+00B7 and
-  /// U+0387 after L); empty for `foundation` and most locales.
-  package let contextual: [UInt32: ContextualFold]
-  /// ``continuations``, the scalars of ``contextual`` and the scalars of
-  /// their prefixes after the first: where the fold of what follows a
-  /// position may depend on what comes before it.
+  /// The folds of the scalars whose fold depends on the scalars before
+  /// them (prefix rules: Japanese ー and the kana iteration marks, root's
+  /// U+00B7 and U+0387 after L), by their entries' index
+  /// (``Entry/contextual(_:)``); none for `foundation`.
+  package let contextualFolds: ContextualFolds
+  /// ``continuations``, the contextual scalars and the scalars of their
+  /// prefixes after the first: where the fold of what follows a position
+  /// may depend on what comes before it.
   let dependents: Set<UInt32>
   /// `continuationLeads[b >> 6] >> (b & 63) & 1`: byte b leads the UTF-8 of
   /// some continuation, so a starter followed by any other byte starts no
@@ -242,33 +228,34 @@ package final class FoldTable: Sendable {
       continuations.formUnion(scalars.dropFirst())
     }
     for key in starters.keys { starters[key]!.sort { $0.rest.count > $1.rest.count } }
-    func fold(_ result: FoldRule.Result) -> PrefixRule {
+    func fold(_ result: FoldRule.Result) -> (folded: [UInt8], isAtomic: Bool) {
       switch result {
-      case .ignorable: return PrefixRule(prefix: [], folded: [], isAtomic: false)
-      case .scalars(let scalars):
-        return PrefixRule(
-          prefix: [], folded: UnicodeData.utf8(scalars), isAtomic: scalars.count > 1)
+      case .ignorable: return ([], false)
+      case .scalars(let scalars): return (UnicodeData.utf8(scalars), scalars.count > 1)
       }
     }
-    var contextual: [UInt32: ContextualFold] = [:]
+    var contextual: [UInt32: Int] = [:]  // scalar → its index in `sources`
+    var sources: [ContextualFolds.Source] = []
     var dependents = continuations
-    for (scalars, result) in prefixRules where scalars.count >= 2 {
+    for (scalars, result) in prefixRules.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) })
+    where scalars.count >= 2 {
       let governed = scalars.last!
       precondition(starters[governed] == nil, "a scalar with prefix rules starts a contraction")
       guard let alone = Unicode.Scalar(governed).map(rule) else { continue }
-      var rule = fold(result)
-      rule.prefix = UnicodeData.utf8(scalars.dropLast().compactMap(Unicode.Scalar.init))
-      contextual[governed, default: ContextualFold(alone: fold(alone), rules: [:])]
-        .rules[rule.prefix.last!, default: []].append(rule)
+      let k =
+        contextual[governed]
+        ?? {
+          sources.append(ContextualFolds.Source(alone: fold(alone), rules: []))
+          contextual[governed] = sources.count - 1
+          return sources.count - 1
+        }()
+      let (folded, isAtomic) = fold(result)
+      sources[k].rules.append(
+        (UnicodeData.utf8(scalars.dropLast().compactMap(Unicode.Scalar.init)), folded, isAtomic))
       dependents.insert(governed)
       dependents.formUnion(scalars.dropFirst().dropLast())
     }
-    for key in contextual.keys {
-      for last in contextual[key]!.rules.keys {
-        contextual[key]!.rules[last]!.sort { $0.prefix.count > $1.prefix.count }
-      }
-    }
-    self.contextual = contextual
+    self.contextualFolds = ContextualFolds(sources)
     self.dependents = dependents
     self.contractions = starters
     self.contractionIndex = ContractionIndex(starters)
@@ -323,8 +310,8 @@ package final class FoldTable: Sendable {
       var block = [UInt32](repeating: 0, count: 256)
       for value in values {
         guard let scalar = Unicode.Scalar(value) else { continue }
-        if contextual[value] != nil {
-          block[Int(value & 0xFF)] = Entry.contextual.rawValue
+        if let k = contextual[value] {
+          block[Int(value & 0xFF)] = Entry.contextual(k).rawValue
           continue
         }
         let isStarter = starters[value] != nil
@@ -480,10 +467,10 @@ package final class FoldTable: Sendable {
           maxExpansion, (contraction.folded.count + minimumLength - 1) / minimumLength)
       }
     }
-    for (value, folds) in contextual {
+    for (value, k) in contextual {
       let width = UTF8.width(Unicode.Scalar(value)!)
-      for rule in [folds.alone] + folds.rules.values.joined() {
-        maxExpansion = max(maxExpansion, (rule.folded.count + width - 1) / width)
+      for folded in [sources[k].alone.folded] + sources[k].rules.map(\.folded) {
+        maxExpansion = max(maxExpansion, (folded.count + width - 1) / width)
       }
     }
     self.maxExpansion = maxExpansion
@@ -604,28 +591,8 @@ package final class FoldTable: Sendable {
   {
     let entry = entry(value)
     return entry.isIgnorable
-      || (entry.isContextual && contextualFold(of: value, at: offset, in: input).folded.isEmpty)
-  }
-
-  /// The fold of the contextual scalar `value` (``Entry/contextual``) that
-  /// starts at `start` in `input`: after the longest prefix of its rules
-  /// that ends at `start`, as ICU matches prefixes, else its fold alone.
-  ///
-  /// - Complexity: O(the rules whose prefix ends in `input[start - 1]`).
-  package func contextualFold(of value: UInt32, at start: Int, in input: UnsafeBufferPointer<UInt8>)
-    -> PrefixRule
-  {
-    let folds = contextual[value]!
-    // A prefix starts with a lead or ASCII byte, so bytes equal to it are
-    // its scalars as the fold decodes them (an ill-formed subpart never
-    // takes in a lead byte).
-    if start > 0, let rules = folds.rules[input[start - 1]] {
-      for rule in rules where rule.prefix.count <= start {
-        let from = start - rule.prefix.count
-        if rule.prefix.indices.allSatisfy({ input[from + $0] == rule.prefix[$0] }) { return rule }
-      }
-    }
-    return folds.alone
+      || (entry.isContextual
+        && contextualFolds.rule(entry.offset, at: offset, in: input).isIgnorable)
   }
 
   /// Whether `offset` (a scalar start in `bytes`) lies between units of

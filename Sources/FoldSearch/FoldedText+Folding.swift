@@ -124,26 +124,28 @@ extension FoldedText {
     return end
   }
 
-  /// Folds the contextual scalar `value` (``FoldTable/Entry/contextual``)
-  /// at `start ..< end` by the prefix before it: writes its fold at
-  /// `out + o`, advances `o` and records it in `notes`. Out of line, as
+  /// Folds the contextual scalar with entry `entry`
+  /// (``FoldTable/Entry/contextual(_:)``) at `start ..< end` by the bytes
+  /// before it (``ContextualFolds``): writes its fold at `out + o`,
+  /// advances `o` and records it in `notes`. Out of line, as
   /// ``foldContraction(first:start:next:input:table:out:o:notes:map:)``.
   ///
   /// - Precondition: `out + o` has room for the fold (the table's
   ///   `maxExpansion` covers it).
   @inline(never)
   static func foldContextual(
-    value: UInt32, start: Int, end: Int, input: UnsafeBufferPointer<UInt8>, table: FoldTable,
-    out: UnsafeMutablePointer<UInt8>, o: inout Int, notes: inout NoteBuffer,
+    entry: FoldTable.Entry, start: Int, end: Int, input: UnsafeBufferPointer<UInt8>,
+    table: FoldTable, out: UnsafeMutablePointer<UInt8>, o: inout Int, notes: inout NoteBuffer,
     map: inout OffsetMap
   ) {
-    let rule = table.contextualFold(of: value, at: start, in: input)
+    let folds = table.contextualFolds
+    let rule = folds.rule(entry.offset, at: start, in: input)
     if rule.isAtomic { notes.atomicStart(folded: o, original: start, into: &map) }
-    for byte in rule.folded {
-      out[o] = byte
-      o &+= 1
-    }
-    if rule.isAtomic || rule.folded.count != end &- start {
+    let folded = folds.folded(rule)
+    // SAFETY: the caller's room covers the fold (precondition).
+    if !folded.isEmpty { (out + o).update(from: folded.baseAddress!, count: folded.count) }
+    o &+= folded.count
+    if rule.isAtomic || folded.count != end &- start {
       notes.boundary(folded: o, original: end, into: &map)
     }
   }
@@ -370,7 +372,7 @@ extension FoldedText {
       } else {
         if entry.isContextual {
           Self.foldContextual(
-            value: value, start: start, end: i, input: input, table: table, out: out, o: &o,
+            entry: entry, start: start, end: i, input: input, table: table, out: out, o: &o,
             notes: &notes, map: &map)
           continue
         }

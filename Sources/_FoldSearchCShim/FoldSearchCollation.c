@@ -270,10 +270,9 @@ int32_t fsicu_collation_string_primaries(const char *locale, const uint32_t *sca
   return result;
 }
 
-// Writes the strings of `set` that `exclude` (when given) lacks as scalars,
-// each followed by a 0, at most `capacity` values; returns the total.
-static int32_t fsicu_write_strings(const USet *set, const USet *exclude, uint32_t *out,
-                                   int32_t capacity) {
+// Writes the strings of `set` as scalars, each followed by a 0, at most
+// `capacity` values; returns the total.
+static int32_t fsicu_write_strings(const USet *set, uint32_t *out, int32_t capacity) {
   int32_t used = 0;
   int32_t items = uset_getItemCount(set);
   UChar buffer[64];
@@ -282,7 +281,6 @@ static int32_t fsicu_write_strings(const USet *set, const USet *exclude, uint32_
     UErrorCode status = U_ZERO_ERROR;
     int32_t length = uset_getItem(set, i, &start, &end, buffer, 64, &status);
     if (U_FAILURE(status) || length == 0) continue;  // ranges: single code points
-    if (exclude && uset_containsString(exclude, buffer, length)) continue;
     for (int32_t k = 0; k < length;) {
       UChar32 c;
       U16_NEXT(buffer, k, length, c);
@@ -295,23 +293,17 @@ static int32_t fsicu_write_strings(const USet *set, const USet *exclude, uint32_
   return used;
 }
 
-// The contractions of `locale`'s collator, or with `prefix_rules` its
-// prefix rules (the strings listed with prefixes and not without), in
-// fsicu_write_strings's format.
-static int32_t fsicu_collation_strings(const char *locale, int prefix_rules, uint32_t *out,
+// The contractions of `locale`'s collator, with `prefixes` its prefix rules
+// too, in fsicu_write_strings's format.
+static int32_t fsicu_collation_strings(const char *locale, int prefixes, uint32_t *out,
                                        int32_t capacity) {
   const UCollator *collator = fsicu_collator(locale);
   if (!collator) return -1;
   UErrorCode status = U_ZERO_ERROR;
-  USet *contractions = uset_openEmpty();
-  USet *with_prefixes = prefix_rules ? uset_openEmpty() : NULL;
-  ucol_getContractionsAndExpansions(collator, contractions, NULL, false, &status);
-  if (with_prefixes) ucol_getContractionsAndExpansions(collator, with_prefixes, NULL, true, &status);
-  int32_t used = U_FAILURE(status) ? -1
-                 : with_prefixes   ? fsicu_write_strings(with_prefixes, contractions, out, capacity)
-                                   : fsicu_write_strings(contractions, NULL, out, capacity);
-  if (with_prefixes) uset_close(with_prefixes);
-  uset_close(contractions);
+  USet *strings = uset_openEmpty();
+  ucol_getContractionsAndExpansions(collator, strings, NULL, prefixes != 0, &status);
+  int32_t used = U_FAILURE(status) ? -1 : fsicu_write_strings(strings, out, capacity);
+  uset_close(strings);
   return used;
 }
 
@@ -319,7 +311,8 @@ int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t 
   return fsicu_collation_strings(locale, 0, out, capacity);
 }
 
-int32_t fsicu_collation_prefix_rules(const char *locale, uint32_t *out, int32_t capacity) {
+int32_t fsicu_collation_contractions_and_prefix_rules(const char *locale, uint32_t *out,
+                                                      int32_t capacity) {
   return fsicu_collation_strings(locale, 1, out, capacity);
 }
 

@@ -505,8 +505,9 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     }
     if (entry & 0x80000000u) {
       // A scalar whose fold depends on the scalars before it (a prefix
-      // rule; its entry is the starter bit alone): the caller's.
-      if (entry == 0x80000000u) break;
+      // rule; its entry is the starter bit and an index, no bytes): the
+      // caller's.
+      if ((entry & 0x800000FFu) == 0x80000000u) break;
       // A contraction starter folds alone when the scalar after it can
       // continue no contraction (exact for the BMP, from the bitmap of
       // continuations); otherwise the caller tries its contractions.
@@ -654,8 +655,8 @@ static inline uint32_t fssimd_entry(const uint16_t *stage1, const uint32_t *stag
 static inline int fssimd_row_folds(uint32_t e) {
   if (e == 0 || e == 0xFFFFFFFFu) return 1;
   // (Not a scalar whose fold depends on the scalars before it: its entry
-  // is the starter bit alone.)
-  return (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3 && e != 0x80000000u;
+  // is the starter bit and an index, no bytes.)
+  return (e & 1) == 0 && ((e >> 1) & 0x7F) <= 3 && (e & 0x800000FFu) != 0x80000000u;
 }
 
 // The lane kind bit of a contraction starter's entry e (FSSIMD_LANE_STARTER,

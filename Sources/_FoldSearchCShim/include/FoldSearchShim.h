@@ -208,12 +208,15 @@ int32_t fsicu_collation_string_primaries(const char *locale, const uint32_t *sca
 /// `capacity`) or -1 on error.
 int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t capacity);
 
-/// The prefix rules of the collator: each as its prefix's scalars and then
-/// the scalar whose weights the prefix sets (ICU's `prefix|scalar`, as
-/// `ucol_getContractionsAndExpansions` lists them with prefixes: Japanese
-/// "カ|ー", root's "L|·"), followed by a 0, concatenated; the same format and
-/// result as ``fsicu_collation_contractions``.
-int32_t fsicu_collation_prefix_rules(const char *locale, uint32_t *out, int32_t capacity);
+/// The contractions of the collator and its prefix rules, each rule as its
+/// prefix's scalars and then the scalar whose weights the prefix sets (ICU's
+/// `prefix|scalar`, as `ucol_getContractionsAndExpansions` lists them with
+/// prefixes: Japanese "カ|ー", root's "L|·"); the same format and result as
+/// ``fsicu_collation_contractions``. The prefix rules are the strings the
+/// contractions lack. (Told apart in Swift: ICU's own `uset_containsString`
+/// is linear in the set's strings.)
+int32_t fsicu_collation_contractions_and_prefix_rules(const char *locale, uint32_t *out,
+                                                      int32_t capacity);
 
 /// The matches of `query` in `text` (UTF-8) found by ICU `usearch` with the
 /// primary-strength collator of `locale` and default attributes, leftmost

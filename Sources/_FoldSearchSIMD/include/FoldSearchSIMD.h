@@ -332,9 +332,9 @@ typedef struct {
   /// stage2[stage1[c >> 8] << 8 | (c & 0xFF)]; 0 identity, 0xFFFFFFFF
   /// ignorable, bit 31 a contraction starter, otherwise pool bytes
   /// (offset in bits 8–30, length in bits 1–7, atomic in bit 0); bit 31
-  /// alone (0x80000000) a scalar whose fold depends on the scalars before
-  /// it, which the kernel leaves to its caller; 0x80000001 an ignorable
-  /// contraction starter.
+  /// with no length nor atomic flag (an index in the offset's bits) a
+  /// scalar whose fold depends on the scalars before it, which the kernel
+  /// leaves to its caller; 0x80000001 an ignorable contraction starter.
   const uint16_t *stage1;
   const uint32_t *stage2;
   const uint8_t *pool;
