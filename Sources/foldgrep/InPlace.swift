@@ -27,11 +27,13 @@ final class InPlaceRewriter: ChunkConsumer {
   private var temporaryPath: String? = nil
   private(set) var error: String? = nil
 
+  /// `target` is ``target(of:display:)``'s answer for the file `source`
+  /// was opened from.
   init(
-    path: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
+    target: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
     failWrites: Bool
   ) {
-    target = FileName.resolved(path).map(FileName.string) ?? path
+    self.target = target
     self.source = source
     self.replacement = replacement
     self.backupSuffix = backupSuffix
@@ -39,6 +41,31 @@ final class InPlaceRewriter: ChunkConsumer {
   }
 
   var changed: Bool { temporaryPath != nil }
+
+  /// The file to rewrite for the operand `path` (printed as `display`):
+  /// its absolute name with symbolic links resolved, so that a link stays a
+  /// link and its target is rewritten.
+  ///
+  /// Only a regular file is rewritten, as with `sed -i` ("couldn't edit X:
+  /// not a regular file"): the rename would replace a FIFO, a device or a
+  /// socket, or a link to one (`/proc/self/fd/0`), by a regular file. The
+  /// check is by name (`stat`), before anything is opened: opening a FIFO
+  /// without a writer blocks. A name that cannot be resolved is refused
+  /// too: renaming over the unresolved name would replace the link.
+  static func target(of path: String, display: String) -> Result<String, InputError> {
+    var info = stat()
+    guard path.withFileName({ stat($0, &info) }) == 0 else {
+      return .failure(InputError(message: "\(display): \(errorText(errno))"))
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      return .failure(InputError(message: "\(display): not a regular file, not rewritten"))
+    }
+    guard let resolved = FileName.resolved(path) else {
+      return .failure(
+        InputError(message: "\(display): cannot resolve the name: \(errorText(errno))"))
+    }
+    return .success(FileName.string(resolved))
+  }
 
   /// A directory entry: its directory and its name.
   struct EntryKey: Hashable {

@@ -68,7 +68,9 @@ let usage = """
                           a temporary file in the same directory, fsync, atomic
                           rename, mode kept; files without a change are never
                           touched; binary files are skipped unless -a; whole
-                          files always (-l, -L, -q only choose what is printed)
+                          files always (-l, -L, -q only choose what is printed);
+                          only regular files (a symbolic link's target is
+                          rewritten; a FIFO or a device is an error)
         --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
 
   Files:

@@ -99,9 +99,18 @@ struct JobResult: Sendable {
     if isError { report(message) } else if !options.noMessages { sink.writeError(message) }
     return result
   case .file(let path, let display, let explicit):
-    if options.inPlace && path == "-" {
-      report("--in-place cannot rewrite standard input")
-      return result
+    var target: String? = nil
+    if options.inPlace {
+      if path == "-" {
+        report("--in-place cannot rewrite standard input")
+        return result
+      }
+      switch InPlaceRewriter.target(of: path, display: display) {
+      case .failure(let error):
+        report(error.message)
+        return result
+      case .success(let resolved): target = resolved
+      }
     }
     let input: InputFile
     // (Counts and file names are printed after the file is read.)
@@ -112,6 +121,11 @@ struct JobResult: Sendable {
     case .success(let opened): input = opened
     }
     defer { input.close() }
+    // (Replaced between the check by name and the opening.)
+    if options.inPlace && (input.info.st_mode & S_IFMT) != S_IFREG {
+      report("\(display): not a regular file, not rewritten")
+      return result
+    }
     let printer: Printer
     var jsonPrinter: JSONPrinter? = nil
     if options.json {
@@ -125,11 +139,11 @@ struct JobResult: Sendable {
         options: options, sink: sink, name: display, palette: palette,
         withFilename: options.withFilename!)
     }
-    let rewriter =
-      options.inPlace
-      ? InPlaceRewriter(
-        path: path, source: input, replacement: Replacement(options.replacement!),
-        backupSuffix: options.backupSuffix, failWrites: failWrites) : nil
+    let rewriter = target.map {
+      InPlaceRewriter(
+        target: $0, source: input, replacement: Replacement(options.replacement!),
+        backupSuffix: options.backupSuffix, failWrites: failWrites)
+    }
     let searcher = Searcher(
       options: options, matcher: matcher, printer: printer, consumer: rewriter,
       skipBinary: !explicit && !options.binary && !options.text)

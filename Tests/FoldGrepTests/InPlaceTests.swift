@@ -151,4 +151,34 @@ struct InPlaceTests {
       #expect(names == ["h.txt", "h.txt.orig", "link.txt"])
     }
   }
+
+  /// A FIFO, or a symbolic link to a pipe or a device, was replaced by a
+  /// regular file (the link by a file of what was read from it). Only
+  /// regular files are rewritten, as with `sed -i`; the others are errors
+  /// named as given, and the other operands are still rewritten. (The FIFO
+  /// has no writer: opening it would block, so it must not be opened.)
+  @Test func onlyRegularFilesAreRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let fifo = scratch.url.appendingPathComponent("ff").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let toStandardInput = scratch.url.appendingPathComponent("l").path
+    try FileManager.default.createSymbolicLink(
+      atPath: toStandardInput, withDestinationPath: "/proc/self/fd/0")
+    let toNull = scratch.url.appendingPathComponent("n").path
+    try FileManager.default.createSymbolicLink(atPath: toNull, withDestinationPath: "/dev/null")
+    let text = try scratch.file("t.txt", Array("cafe\n".utf8))
+    let run = try FoldGrepTests.run(
+      ["--replace=X", "--in-place", "cafe", fifo, toStandardInput, toNull, text],
+      stdin: Array("cafe\n".utf8), timeout: 60)
+    #expect(run.status == 2, "\(run.stderr)")
+    for name in [fifo, toStandardInput, toNull] {
+      #expect(run.stderr.contains("\(name): not a regular file, not rewritten"), "\(run.stderr)")
+    }
+    #expect(try Self.contents(text) == Array("X\n".utf8))
+    var info = stat()
+    #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    for link in [toStandardInput, toNull] {
+      #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+    }
+  }
 }
