@@ -189,8 +189,14 @@ final class InPlaceRewriter: ChunkConsumer {
       guard target.withFileName({ from in staging.withFileName { link(from, $0) } }) == 0 else {
         return failed("cannot make the backup")
       }
-      guard staging.withFileName({ from in backup.withFileName { rename(from, $0) } }) == 0 else {
-        _ = staging.withFileName { unlink($0) }
+      let renamed = staging.withFileName { from in backup.withFileName { rename(from, $0) } }
+      let renameError = errno
+      // When the backup already is a link to the file (`ln f f.bak`), the
+      // rename does nothing and leaves the staging name (POSIX: two names
+      // of one inode); after a rename that moved it, this finds nothing.
+      _ = staging.withFileName { unlink($0) }
+      guard renamed == 0 else {
+        errno = renameError
         return failed("cannot make the backup")
       }
     }

@@ -181,4 +181,20 @@ struct InPlaceTests {
       #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
     }
   }
+
+  /// When FILE+SUFFIX already was a hard link to FILE, renaming the staging
+  /// link over it did nothing (both names are one inode), and the staging
+  /// name ".FILE.foldgrep-XXXXXX.backup" was left behind.
+  @Test func aBackupAlreadyLinkedToTheFileLeavesNoStagingName() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un cafe\n".utf8)
+    let path = try scratch.file("f", original)
+    try FileManager.default.linkItem(atPath: path, toPath: path + ".bak")
+    let run = try FoldGrepTests.run(["--replace=X", "--in-place", "--backup=.bak", "cafe", path])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try Self.contents(path) == Array("un X\n".utf8))
+    #expect(try Self.contents(path + ".bak") == original)
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["f", "f.bak"])
+  }
 }
