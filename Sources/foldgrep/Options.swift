@@ -67,8 +67,10 @@ let usage = """
         --in-place        with --replace, rewrite the files instead of printing:
                           a temporary file in the same directory, fsync, atomic
                           rename, mode kept; files without a change are never
-                          touched; binary files are skipped unless -a; whole
-                          files always (-l, -L, -q only choose what is printed);
+                          touched; whole files always (-l, -L, -q only choose
+                          what is printed); a binary file is not rewritten
+                          unless -a, and one with a match is an error (status
+                          2; recursion skips binary files unless --binary);
                           only regular files (a symbolic link's target is
                           rewritten; a FIFO or a device is an error)
         --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX

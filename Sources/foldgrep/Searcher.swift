@@ -55,7 +55,12 @@ final class Searcher {
   let options: Options
   let matcher: Matcher
   let printer: Printer?
-  let consumer: ChunkConsumer?
+  /// Dropped (nil) at a binary input's first NUL: see ``rewriteDropped``.
+  private(set) var consumer: ChunkConsumer?
+  /// The input was to be rewritten in place but is binary: the rest is
+  /// searched only for whether it matches (a binary file with a match is
+  /// the caller's error: it is not rewritten), up to the first match.
+  private(set) var rewriteDropped = false
   /// For files found by recursion: skip binary files unless --binary.
   let skipBinary: Bool
   /// Called after each chunk (to pass output on as it comes).
@@ -118,8 +123,15 @@ final class Searcher {
         if nul < chunk.bytes.count {
           binary = true
           stats.binaryOffset = chunk.offset + nul
-          // In-place rewriting never touches binary files (unless -a).
-          if consumer != nil { return .skipped }
+          // In-place rewriting never touches binary files (unless -a):
+          // one found by recursion is skipped, as binary files are there
+          // (unless --binary); one named is searched on, without the
+          // rewriter, for whether it matches.
+          if consumer != nil {
+            if skipBinary { return .skipped }
+            consumer = nil
+            rewriteDropped = true
+          }
           if skipBinary {
             if chunk.offset == 0 { return .skipped }
             // Lines before it were printed: the output stops here (a
@@ -181,7 +193,7 @@ final class Searcher {
             buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset, matches: ranges[i..<j])
         } else if consumer == nil
           && (options.quiet || options.filesWithMatches || options.filesWithoutMatch
-            || (printing && binary))
+            || (printing && binary) || rewriteDropped)
         {
           // The first match decides what is printed. (Rewriting in place
           // goes on to the end whatever is printed: stopping would rename a

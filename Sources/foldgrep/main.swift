@@ -158,11 +158,17 @@ struct JobResult: Sendable {
       return result
     case .skipped:
       rewriter?.abort()
-      if options.inPlace && searcher.stats.binaryOffset != nil && explicit && !options.noMessages {
-        sink.writeError("\(display): binary file, not rewritten (use -a)")
-      }
       return result
     case .searched:
+      if searcher.rewriteDropped {
+        // A binary file with a match is an error: the match is not
+        // replaced (a quiet status 1 would pass it for a file without one).
+        rewriter?.abort()
+        if stats.matchedLines > 0 {
+          report("\(display): binary file matches, not rewritten (use -a to rewrite it)")
+          return result
+        }
+      }
       if let rewriter, let message = rewriter.commit() {
         report(message)
         return result

@@ -65,13 +65,39 @@ struct InPlaceTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["f.txt"])
   }
 
+  /// A binary file with a match is an error (status 2), not a quiet
+  /// status 1: a script would take the file for one without matches. One
+  /// without a match is just that, and the other files are still rewritten.
   @Test func binaryFilesAndStandardInputAreNotRewritten() throws {
     let scratch = try FoldGrepTests.Scratch()
     let original: [UInt8] = Array("cafe".utf8) + [0, 0x0A]
     let path = try scratch.file("x.bin", original)
     let run = try FoldGrepTests.run(["--replace=tea", "--in-place", "cafe", path])
-    #expect(run.status == 1)
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("x.bin: binary file matches, not rewritten"))
     #expect(try Self.contents(path) == original)
+    // The NUL after the first chunk's matches (the temporary file exists by
+    // then), a binary file without a match, a text file rewritten.
+    let late: [UInt8] =
+      Array("cafe\nx\ncafe\n".utf8) + [0x78, 0, 0x79, 0x0A] + Array("cafe\n".utf8)
+    let latePath = try scratch.file("late.bin", late)
+    let other: [UInt8] = Array("rien".utf8) + [0, 0x0A]
+    let otherPath = try scratch.file("other.bin", other)
+    let text = try scratch.file("t.txt", Array("cafe\n".utf8))
+    let mixed = try FoldGrepTests.run(
+      ["--replace=tea", "--in-place", "cafe", latePath, otherPath, text],
+      environment: ["FOLDGREP_CHUNK_SIZE": "8"])
+    #expect(mixed.status == 2)
+    #expect(mixed.stderr.contains("late.bin: binary file matches, not rewritten"))
+    #expect(!mixed.stderr.contains("other.bin"))
+    #expect(try Self.contents(latePath) == late)
+    #expect(try Self.contents(otherPath) == other)
+    #expect(try Self.contents(text) == Array("tea\n".utf8))
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["late.bin", "other.bin", "t.txt", "x.bin"])
+    let unmatched = try FoldGrepTests.run(["--replace=tea", "--in-place", "cafe", otherPath])
+    #expect(unmatched.status == 1)
+    #expect(unmatched.stderr.isEmpty)
     let forced = try FoldGrepTests.run(["--replace=tea", "--in-place", "-a", "cafe", path])
     #expect(forced.status == 0)
     #expect(try Self.contents(path) == Array("tea".utf8) + [0, 0x0A])
