@@ -112,10 +112,37 @@ final class InPlaceRewriter: ChunkConsumer {
     }
   }
 
+  /// The longest NAME, in bytes, of the temporary name
+  /// ".NAME.foldgrep-XXXXXX": with the backup's staging suffix ".backup"
+  /// too, the name stays within NAME_MAX (255 bytes on Linux file systems),
+  /// as the target's own name does. Longer names are cut ("File name too
+  /// long" stopped names of 239 bytes and more).
+  static let temporaryNameLimit =
+    255 - ".".utf8.count - ".foldgrep-XXXXXX".utf8.count - ".backup".utf8.count
+
+  /// The temporary file's name for a target named `name` (bytes) with the
+  /// directory `directory` (bytes, ending with "/" or empty), "XXXXXX" for
+  /// the random part: the name is cut to ``temporaryNameLimit`` bytes, back
+  /// to the start of a UTF-8 sequence (of at most four bytes).
+  static func temporaryTemplate(directory: [UInt8], name: [UInt8]) -> [UInt8] {
+    var end = min(name.count, temporaryNameLimit)
+    var backed = 0
+    while end < name.count && end > 0 && backed < 3 && name[end] & 0xC0 == 0x80 {
+      end -= 1
+      backed += 1
+    }
+    if backed == 3 && end < name.count && name[end] & 0xC0 == 0x80 {
+      end = min(name.count, temporaryNameLimit)  // not UTF-8 there: cut anywhere
+    }
+    return directory + [0x2E] + name[..<end] + Array(".foldgrep-XXXXXX".utf8)
+  }
+
   private func createTemporary() -> Bool {
     let (directory, name) = targetParts
     var template =
-      FileName.bytes("\(directory).\(name).foldgrep-XXXXXX").map { CChar(bitPattern: $0) } + [0]
+      Self.temporaryTemplate(directory: FileName.bytes(directory), name: FileName.bytes(name)).map {
+        CChar(bitPattern: $0)
+      } + [0]
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else {
       error = "\(target): cannot create a temporary file: \(errorText(errno))"

@@ -223,4 +223,27 @@ struct InPlaceTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
     #expect(names == ["f", "f.bak"])
   }
+
+  /// The temporary name ".NAME.foldgrep-XXXXXX" (and its ".backup" staging
+  /// link) went past NAME_MAX (255 bytes) for names of 239 bytes or more:
+  /// "File name too long". The NAME part is shortened, at a scalar boundary.
+  @Test func longNamesAreRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let longest = try scratch.file(
+      String(repeating: "é", count: 125) + "12345", Array("cafe\n".utf8))
+    let backedUp = try scratch.file(String(repeating: "a", count: 253), Array("cafe\n".utf8))
+    #expect(URL(fileURLWithPath: longest).lastPathComponent.utf8.count == 255)
+    #expect(URL(fileURLWithPath: backedUp).lastPathComponent.utf8.count == 253)
+    let run = try FoldGrepTests.run(["--replace=X", "--in-place", "cafe", longest])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try Self.contents(longest) == Array("X\n".utf8))
+    let backup = try FoldGrepTests.run([
+      "--replace=X", "--in-place", "--backup=.b", "cafe", backedUp,
+    ])
+    #expect(backup.status == 0, "\(backup.stderr)")
+    #expect(try Self.contents(backedUp) == Array("X\n".utf8))
+    #expect(try Self.contents(backedUp + ".b") == Array("cafe\n".utf8))
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+    #expect(names.count == 3, "\(names)")
+  }
 }
