@@ -8,6 +8,9 @@
 // fsynced and renamed over the original (after a hard link of the original to
 // FILE+SUFFIX with --backup). Any failure removes the temporary file and
 // leaves the original untouched. A file without a change is never touched.
+// SIGINT, SIGTERM and SIGHUP remove the temporary files too
+// (``TemporaryFiles``); output to a closed pipe stops the output, not the
+// rewriting (main.swift).
 
 #if canImport(Glibc)
   import Glibc
@@ -23,6 +26,9 @@ final class InPlaceRewriter: ChunkConsumer {
   let backupSuffix: String?
   /// For tests: FOLDGREP_TEST_FAIL_WRITE makes writes to the temporary file fail.
   let failWrites: Bool
+  /// For tests: FOLDGREP_TEST_STALL_WRITE stops the rewriter for good once
+  /// its temporary file exists (until a signal ends foldgrep).
+  let stallWrites: Bool
   private var temporaryFD: Int32 = -1
   private var temporaryPath: String? = nil
   private(set) var error: String? = nil
@@ -31,9 +37,10 @@ final class InPlaceRewriter: ChunkConsumer {
   /// was opened from.
   init(
     target: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
-    failWrites: Bool
+    failWrites: Bool, stallWrites: Bool = false
   ) {
     self.target = target
+    self.stallWrites = stallWrites
     self.source = source
     self.replacement = replacement
     self.backupSuffix = backupSuffix
@@ -104,6 +111,7 @@ final class InPlaceRewriter: ChunkConsumer {
         }
         guard changes else { return true }
         guard createTemporary(), copyOriginal(upTo: offset) else { return false }
+        while stallWrites { sleep(60) }
       }
       var output: [UInt8] = []
       output.reserveCapacity(buffer.count + buffer.count / 8)
@@ -121,10 +129,10 @@ final class InPlaceRewriter: ChunkConsumer {
     255 - ".".utf8.count - ".foldgrep-XXXXXX".utf8.count - ".backup".utf8.count
 
   /// The temporary file's name for a target named `name` (bytes) with the
-  /// directory `directory` (bytes, ending with "/" or empty), "XXXXXX" for
-  /// the random part: the name is cut to ``temporaryNameLimit`` bytes, back
-  /// to the start of a UTF-8 sequence (of at most four bytes).
-  static func temporaryTemplate(directory: [UInt8], name: [UInt8]) -> [UInt8] {
+  /// directory `directory` (bytes, ending with "/" or empty), ending with
+  /// `random` (six bytes): the name is cut to ``temporaryNameLimit`` bytes,
+  /// back to the start of a UTF-8 sequence (of at most four bytes).
+  static func temporaryTemplate(directory: [UInt8], name: [UInt8], random: [UInt8]) -> [UInt8] {
     var end = min(name.count, temporaryNameLimit)
     var backed = 0
     while end < name.count && end > 0 && backed < 3 && name[end] & 0xC0 == 0x80 {
@@ -134,23 +142,38 @@ final class InPlaceRewriter: ChunkConsumer {
     if backed == 3 && end < name.count && name[end] & 0xC0 == 0x80 {
       end = min(name.count, temporaryNameLimit)  // not UTF-8 there: cut anywhere
     }
-    return directory + [0x2E] + name[..<end] + Array(".foldgrep-XXXXXX".utf8)
+    return directory + [0x2E] + name[..<end] + Array(".foldgrep-".utf8) + random
   }
 
+  /// Creates the temporary file, as `mkstemp` would (a new name, mode
+  /// 0600) but recorded in ``TemporaryFiles`` as it is made, so that a
+  /// signal cannot leave it behind.
   private func createTemporary() -> Bool {
     let (directory, name) = targetParts
-    var template =
-      Self.temporaryTemplate(directory: FileName.bytes(directory), name: FileName.bytes(name)).map {
-        CChar(bitPattern: $0)
-      } + [0]
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else {
-      error = "\(target): cannot create a temporary file: \(errorText(errno))"
-      return false
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    for attempt in 0..<100 {
+      let random = (0..<6).map { _ in alphabet.randomElement()! }
+      let path = FileName.string(
+        Self.temporaryTemplate(
+          directory: FileName.bytes(directory), name: FileName.bytes(name), random: random))
+      var fd: Int32 = -1
+      var failure: Int32 = 0
+      let made = TemporaryFiles.shared.create(path) {
+        fd = path.withFileName { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        failure = errno
+        return fd >= 0
+      }
+      if made {
+        temporaryFD = fd
+        temporaryPath = path
+        return true
+      }
+      if failure != EEXIST || attempt == 99 {
+        error = "\(target): cannot create a temporary file: \(errorText(failure))"
+        break
+      }
     }
-    temporaryFD = fd
-    temporaryPath = FileName.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
-    return true
+    return false
   }
 
   private func copyOriginal(upTo end: Int) -> Bool {
@@ -213,7 +236,14 @@ final class InPlaceRewriter: ChunkConsumer {
       // Link under a temporary name, then rename over any older backup.
       let staging = temporaryPath + ".backup"
       _ = staging.withFileName { unlink($0) }
-      guard target.withFileName({ from in staging.withFileName { link(from, $0) } }) == 0 else {
+      var linkError: Int32 = 0
+      let linked = TemporaryFiles.shared.create(staging) {
+        let result = target.withFileName { from in staging.withFileName { link(from, $0) } }
+        linkError = errno
+        return result == 0
+      }
+      guard linked else {
+        errno = linkError
         return failed("cannot make the backup")
       }
       let renamed = staging.withFileName { from in backup.withFileName { rename(from, $0) } }
@@ -222,6 +252,7 @@ final class InPlaceRewriter: ChunkConsumer {
       // rename does nothing and leaves the staging name (POSIX: two names
       // of one inode); after a rename that moved it, this finds nothing.
       _ = staging.withFileName { unlink($0) }
+      TemporaryFiles.shared.forget(staging)
       guard renamed == 0 else {
         errno = renameError
         return failed("cannot make the backup")
@@ -229,6 +260,7 @@ final class InPlaceRewriter: ChunkConsumer {
     }
     guard temporaryPath.withFileName({ from in target.withFileName { rename(from, $0) } }) == 0
     else { return failed("cannot replace the file") }
+    TemporaryFiles.shared.forget(temporaryPath)
     self.temporaryPath = nil
     // Make the rename durable.
     let directory = targetParts.directory.isEmpty ? "." : targetParts.directory
@@ -248,6 +280,7 @@ final class InPlaceRewriter: ChunkConsumer {
     }
     if let temporaryPath {
       _ = temporaryPath.withFileName { unlink($0) }
+      TemporaryFiles.shared.forget(temporaryPath)
       self.temporaryPath = nil
     }
   }

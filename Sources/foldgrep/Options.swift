@@ -72,7 +72,10 @@ let usage = """
                           unless -a, and one with a match is an error (status
                           2; recursion skips binary files unless --binary);
                           only regular files (a symbolic link's target is
-                          rewritten; a FIFO or a device is an error)
+                          rewritten; a FIFO or a device is an error); a closed
+                          output (| head -1) ends the output, not the rewriting
+                          (status 2); SIGINT, SIGTERM, SIGHUP remove the
+                          temporary files before foldgrep dies of them
         --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
 
   Files:

@@ -11,9 +11,15 @@
 struct FDWriter {
   var buffer: [UInt8] = []
   let fd: Int32
+  /// A failed write ends the output, not the process (--in-place: files
+  /// are still being rewritten, and exiting would leave temporary files
+  /// and files half done): later output is dropped and ``failed`` is set.
+  let keepGoing: Bool
+  private(set) var failed = false
 
-  init(fd: Int32) {
+  init(fd: Int32, keepGoing: Bool = false) {
     self.fd = fd
+    self.keepGoing = keepGoing
     buffer.reserveCapacity(1 << 16)
   }
 
@@ -33,6 +39,7 @@ struct FDWriter {
   }
 
   mutating func flush() {
+    if failed { buffer.removeAll(keepingCapacity: true) }
     var written = 0
     while written < buffer.count {
       let n = buffer.withUnsafeBytes {
@@ -47,7 +54,10 @@ struct FDWriter {
           let message = Array("foldgrep: write error: \(reason)\n".utf8)
           message.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress!, $0.count) }
         }
-        exit(2)
+        guard keepGoing else { exit(2) }
+        failed = true
+        buffer.removeAll(keepingCapacity: true)
+        return
       }
       written += n
     }
@@ -80,12 +90,15 @@ final class OrderedOutput: @unchecked Sendable {
   private var parked: [Int: [Segment]] = [:]
   private var parkedBytes = 0
   private var groupPrinted = false
-  private var stdout = FDWriter(fd: 1)
-  private var stderr = FDWriter(fd: 2)
+  private var stdout: FDWriter
+  private var stderr: FDWriter
   let limit: Int
 
-  init(limit: Int = 16 << 20) {
+  /// `keepGoing`: a write error does not end the process (``FDWriter``).
+  init(limit: Int = 16 << 20, keepGoing: Bool = false) {
     self.limit = limit
+    stdout = FDWriter(fd: 1, keepGoing: keepGoing)
+    stderr = FDWriter(fd: 2, keepGoing: keepGoing)
     pthread_mutex_init(&mutex, nil)
     pthread_cond_init(&condition, nil)
   }
@@ -139,11 +152,14 @@ final class OrderedOutput: @unchecked Sendable {
     }
   }
 
-  func finishAll() {
+  /// Flushes everything; whether all of standard output was written.
+  @discardableResult func finishAll() -> Bool {
     pthread_mutex_lock(&mutex)
     stdout.flush()
     stderr.flush()
+    let written = !stdout.failed
     pthread_mutex_unlock(&mutex)
+    return written
   }
 }
 

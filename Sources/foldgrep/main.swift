@@ -5,7 +5,8 @@
 // Files:  Options.swift (flags), Walker.swift (operands and recursion),
 // Input.swift (chunked reading), Matcher.swift (queries, -w), Searcher.swift
 // (lines, context, counts), StandardPrinter.swift / JSONPrinter.swift /
-// Color.swift (output), Replace.swift / InPlace.swift (--replace, --in-place),
+// Color.swift (output), Replace.swift / InPlace.swift / Interruption.swift
+// (--replace, --in-place),
 // Output.swift / Parallel.swift (ordered output of parallel searches).
 //
 // Exit status follows grep: 0 if a line matched, 1 if none did, 2 if an error
@@ -74,8 +75,18 @@ let palette =
   ? Palette.none
   : Palette.choose(options.color, environment: environment, isTerminal: isatty(1) == 1)
 let failWrites = environment("FOLDGREP_TEST_FAIL_WRITE") != nil
+let stallWrites = environment("FOLDGREP_TEST_STALL_WRITE") != nil
+if options.inPlace {
+  // A closed standard output (`foldgrep --in-place -c cafe f* | head -1`)
+  // ends the output, not the rewriting: SIGPIPE would stop foldgrep between
+  // two files or inside one. Every file is still rewritten, and the status
+  // is 2 (a write error). SIGINT, SIGTERM and SIGHUP remove the temporary
+  // files before foldgrep dies of them.
+  signal(SIGPIPE, SIG_IGN)
+  TemporaryFiles.shared.install()
+}
 let settings = options
-let ordered = OrderedOutput()
+let ordered = OrderedOutput(keepGoing: options.inPlace)
 
 struct JobResult: Sendable {
   var matched = false
@@ -142,7 +153,7 @@ struct JobResult: Sendable {
     let rewriter = target.map {
       InPlaceRewriter(
         target: $0, source: input, replacement: Replacement(options.replacement!),
-        backupSuffix: options.backupSuffix, failWrites: failWrites)
+        backupSuffix: options.backupSuffix, failWrites: failWrites, stallWrites: stallWrites)
     }
     let searcher = Searcher(
       options: options, matcher: matcher, printer: printer, consumer: rewriter,
@@ -212,8 +223,8 @@ if settings.json {
   sink.write(summary)
   sink.finish()
 }
-ordered.finishAll()
-let failed = results.contains { $0.failed }
+let written = ordered.finishAll()
+let failed = !written || results.contains { $0.failed }
 let matched = results.contains { $0.matched }
 // (-q: a match wins over errors, as in grep; not with --in-place, where
 // an error means a file was not rewritten.)

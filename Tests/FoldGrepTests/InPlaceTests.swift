@@ -246,4 +246,103 @@ struct InPlaceTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
     #expect(names.count == 3, "\(names)")
   }
+
+  /// Standard output closed early (`foldgrep --in-place -c cafe f* | head
+  /// -1`): SIGPIPE killed foldgrep after the first file, leaving the others
+  /// as they were and a temporary file behind. Now the output stops, every
+  /// file is rewritten, and the status is 2 (a write error). foldgrep is
+  /// started with SIGPIPE's default action, as from a shell.
+  @Test func aClosedStandardOutputStillRewritesEveryFile() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let paths = try (0..<40).map {
+      try scratch.file(
+        "f\($0)", Array(repeating: Array("un cafe\n".utf8), count: 500).flatMap { $0 })
+    }
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    close(ends[0])  // nobody reads
+    defer { close(ends[1]) }
+    let status = try Self.spawn(
+      ["--replace=X", "--in-place", "-c", "-j", "2", "cafe"] + paths, standardOutput: ends[1],
+      environment: ["FOLDGREP_CHUNK_SIZE": "64"])
+    #expect(status == .exited(2))
+    let rewritten = Array(repeating: Array("un X\n".utf8), count: 500).flatMap { $0 }
+    let left = try paths.filter { try Self.contents($0) != rewritten }
+    #expect(left.isEmpty, "\(left.count) files not rewritten")
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+    #expect(names.count == paths.count, "\(names.filter { $0.hasPrefix(".") })")
+  }
+
+  /// SIGTERM while a file was being rewritten left its temporary file
+  /// behind. (FOLDGREP_TEST_STALL_WRITE stops the rewriter once its
+  /// temporary file exists.)
+  @Test func aTerminatedRewriteLeavesNoTemporaryFile() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un cafe\n".utf8)
+    let path = try scratch.file("f.txt", original)
+    let process = Process()
+    process.executableURL = FoldGrepTests.binary
+    process.arguments = ["--replace=X", "--in-place", "--backup=.orig", "cafe", path]
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["FOLDGREP_TEST_STALL_WRITE": "1"], uniquingKeysWith: { $1 })
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let deadline = Date().addingTimeInterval(30)
+    var temporary = false
+    while !temporary && Date() < deadline && process.isRunning {
+      let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+      temporary = names.contains { $0.contains(".foldgrep-") }
+      if !temporary { usleep(10_000) }
+    }
+    #expect(temporary)
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == SIGTERM)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["f.txt"])
+    #expect(try Self.contents(path) == original)
+  }
+
+  enum Termination: Equatable {
+    case exited(Int32)
+    case signalled(Int32)
+  }
+
+  /// Runs foldgrep with `standardOutput`, standard error to /dev/null, and
+  /// every signal's default action and no signal blocked (the test runner's
+  /// may differ), as a shell starts it; killed after ten minutes.
+  static func spawn(
+    _ arguments: [String], standardOutput: Int32, environment: [String: String]
+  ) throws -> Termination {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t()
+    sigfillset(&all)
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let binary = FoldGrepTests.binary.path
+    let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
+    var merged = ProcessInfo.processInfo.environment
+    for (key, value) in environment { merged[key] = value }
+    let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0)=\($1)") } + [nil]
+    defer { for pointer in argv + envp { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned)!) }
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+    defer { watchdog.cancel() }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+  }
 }
