@@ -8,6 +8,8 @@ import FoldSearch
 struct Matcher: Sendable {
   let queries: [FoldedQuery]
   let wholeWords: Bool
+  /// `-x`: only matches that span their whole line (without its '\n').
+  var wholeLines = false
   let profile: FoldProfile
   /// Whether some query contains a scalar that is not a word character: only
   /// then can a match overlapping a rejected one pass the whole-word test.
@@ -142,9 +144,25 @@ struct Matcher: Sendable {
         zip(queries, perQuery).map { query, ranges in wordRanges(query, ranges, buffer) }
       }
     }
-    guard perQuery.count > 1 else { return perQuery.first ?? [] }
-    return bytes.withUnsafeBufferPointer { buffer in
-      Self.merge(perQuery) { query, offset in firstMatch(of: queries[query], from: offset, buffer) }
+    let merged =
+      perQuery.count > 1
+      ? bytes.withUnsafeBufferPointer { buffer in
+        Self.merge(perQuery) { query, offset in firstMatch(of: queries[query], from: offset, buffer)
+        }
+      } : perQuery.first ?? []
+    return wholeLines ? Self.spanningLines(merged, bytes) : merged
+  }
+
+  /// The matches of `ranges` that span their whole line, from its start to
+  /// its '\n' (or the chunk's end). A line that folds to a query has its
+  /// match from its start (the leftmost search reaches the line's start
+  /// with no match running into it), the longest there when several
+  /// queries match, and it takes in the ignorables at the line's end; so
+  /// keeping these finds every line equal to a query under the profile.
+  static func spanningLines(_ ranges: [Range<Int>], _ bytes: [UInt8]) -> [Range<Int>] {
+    ranges.filter { range in
+      (range.lowerBound == 0 || bytes[range.lowerBound - 1] == 0x0A)
+        && (range.upperBound == bytes.count || bytes[range.upperBound] == 0x0A)
     }
   }
 

@@ -29,7 +29,12 @@ let usage = """
     -w, --word-regexp     only matches whose neighbouring characters are not
                           letters, digits, underscore or combining marks (a mark
                           belongs to the letter it follows)
-    -m, --max-count=NUM   stop reading a file after NUM matching lines
+    -x, --line-regexp     only matches that are a whole line (the line, without
+                          its line end, equals a query under the profile)
+    -v, --invert-match    select the lines without a match: they are printed
+                          (or counted, -c and --count-matches; listed, -l), not
+                          the matching ones; -o then prints nothing
+    -m, --max-count=NUM   stop reading a file after NUM selected lines
     -a, --text            search binary files as text and print their lines
         --profile=PROFILE foundation (default: Foundation's case- and
                           diacritic-insensitive matching, é = e, ß = ss),
@@ -120,6 +125,8 @@ struct Options {
   var lineNumber = false
   var withFilename: Bool? = nil
   var wordRegexp = false
+  var lineRegexp = false
+  var invertMatch = false
   var quiet = false
   var noMessages = false
   var afterContext = 0
@@ -269,6 +276,12 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "--word-regexp":
         noValue()
         options.wordRegexp = true
+      case "--line-regexp":
+        noValue()
+        options.lineRegexp = true
+      case "--invert-match":
+        noValue()
+        options.invertMatch = true
       case "--quiet", "--silent":
         noValue()
         options.quiet = true
@@ -367,6 +380,8 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "H": options.withFilename = true
       case "h": options.withFilename = false
       case "w": options.wordRegexp = true
+      case "x": options.lineRegexp = true
+      case "v": options.invertMatch = true
       case "q": options.quiet = true
       case "s": options.noMessages = true
       case "i": break  // always on
@@ -401,6 +416,9 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
   options.afterContext = after ?? both ?? 0
   options.beforeContext = before ?? both ?? 0
   if options.inPlace && options.replacement == nil { fail("--in-place needs --replace=TEXT") }
+  if options.invertMatch && options.replacement != nil {
+    fail("-v cannot be combined with --replace: selected lines have no match to replace")
+  }
   if options.backupSuffix != nil && !options.inPlace { fail("--backup needs --in-place") }
   if options.backupSuffix == "" { fail("--backup needs a non-empty SUFFIX") }
   if options.json

@@ -171,7 +171,10 @@ final class Searcher {
       return
     }
     var path = Matcher.Path.wholeFold
-    let ranges = matcher.ranges(in: chunk, pacing: &pacing, path: &path)
+    let found = matcher.ranges(in: chunk, pacing: &pacing, path: &path)
+    // -v: the lines without a match are selected, each as an empty range at
+    // its start (no match to print or highlight).
+    let ranges = options.invertMatch ? Self.linesWithout(found, in: chunk) : found
     cursor = 0
     scanPos = 0
     var selectedEnd = ranges.count
@@ -190,7 +193,8 @@ final class Searcher {
         stats.matches += j - i
         if printing && !binary {
           matchedLine(
-            buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset, matches: ranges[i..<j])
+            buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
+            matches: options.invertMatch ? [] : ranges[i..<j])
         } else if consumer == nil
           && (options.quiet || options.filesWithMatches || options.filesWithoutMatch
             || (printing && binary) || rewriteDropped)
@@ -222,6 +226,26 @@ final class Searcher {
     }
     if let consumer, !consumer.consume(chunk, offset: offset, matches: ranges[0..<selectedEnd]) {
       stop = true
+    }
+  }
+
+  /// An empty range at the start of each line of `chunk` that no range of
+  /// `matches` (in order, each inside one line) falls in; a chunk holds
+  /// whole lines, the last one perhaps without its '\n' at the input's end.
+  static func linesWithout(_ matches: [Range<Int>], in chunk: [UInt8]) -> [Range<Int>] {
+    chunk.withUnsafeBufferPointer { buffer in
+      var result: [Range<Int>] = []
+      var next = 0  // the first match not yet passed
+      var start = 0
+      while start < buffer.count {
+        let end = buffer.firstIndex(of: 0x0A, from: start, to: buffer.count)
+        while next < matches.count && matches[next].lowerBound < start { next += 1 }
+        if next == matches.count || matches[next].lowerBound >= end {
+          result.append(start..<start)
+        }
+        start = end + 1
+      }
+      return result
     }
   }
 

@@ -37,11 +37,13 @@ let arguments = (1..<Int(CommandLine.argc)).map {
 }
 var options = parse(arguments, environment: environment)
 guard
-  let matcher = Matcher(
+  var built = Matcher(
     queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
 else {
   fail("empty query: nothing to search for")
 }
+built.wholeLines = options.lineRegexp
+let matcher = built
 let implicitDirectory = options.files.isEmpty && options.recursive
 if options.files.isEmpty { options.files = [options.recursive ? "." : "-"] }
 let walker = Walker(
