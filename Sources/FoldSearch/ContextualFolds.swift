@@ -42,6 +42,9 @@ package struct ContextualFolds: @unchecked Sendable {
     var rules: [(prefix: [UInt8], folded: [UInt8], isAtomic: Bool)]
   }
 
+  // SAFETY (the buffers): allocated in `init`, fully written before it
+  // returns, never written again and never freed (a fold table lives for
+  // the whole process), so sharing them across threads is sound.
   let bytes: UnsafeMutableBufferPointer<UInt8>
   let rules: UnsafeMutableBufferPointer<Rule>
   let starts: UnsafeMutableBufferPointer<Int32>
