@@ -272,6 +272,11 @@ package enum CollationFold {
     // å), or that has several, folds to its own primaries' spellings. Units
     // starting with a noncharacter (ICU's internal markers) never occur in
     // text.
+    /// The primaries of the scalar `value` on its own.
+    func weightsAlone(_ value: UInt32) -> [UInt32] {
+      primaries.weights(of: value).map(Array.init)
+        ?? Self.primaries(of: String(Unicode.Scalar(value)!), locale: locale)
+    }
     var contractionFolds: [[UInt32]: [Unicode.Scalar]] = [:]
     var singleElements: Set<[UInt32]> = []
     let units = contractions(locale: locale)
@@ -279,10 +284,7 @@ package enum CollationFold {
       let values = unit.map(\.value)
       guard !isSynthetic(values[0]) else { continue }
       let weights = Self.primaries(of: String(String.UnicodeScalarView(unit)), locale: locale)
-      let separately = values.flatMap {
-        primaries.weights(of: $0).map(Array.init)
-          ?? Self.primaries(of: String(Unicode.Scalar($0)!), locale: locale)
-      }
+      let separately = values.flatMap(weightsAlone)
       // A unit whose primaries are its scalars' one by one folds as they
       // do, except that one of several primaries stays one unit, as
       // `usearch` reads it: no match starts or ends inside it (Tibetan
@@ -309,10 +311,7 @@ package enum CollationFold {
         of: String(String.UnicodeScalarView(rule.dropLast())), locale: locale)
       guard whole.starts(with: prefix) else { continue }
       let weights = whole.dropFirst(prefix.count)
-      let alone =
-        primaries.weights(of: values.last!).map(Array.init)
-        ?? Self.primaries(of: String(rule.last!), locale: locale)
-      if Array(weights) == alone { continue }
+      if Array(weights) == weightsAlone(values.last!) { continue }
       prefixFolds[values] = weights.isEmpty ? .ignorable : .scalars(spell(weights))
     }
     // The noncharacters used as spellings must not fold to themselves from

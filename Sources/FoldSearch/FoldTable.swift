@@ -205,7 +205,7 @@ package final class FoldTable: Sendable {
   ///     collation element (``Contraction/isSingleElement``).
   ///   - prefixRules: each prefix's scalars followed by the scalar it
   ///     governs, with that scalar's fold after the prefix (collation
-  ///     profiles; ``contextual``). A governed scalar must start no
+  ///     profiles; ``contextualFolds``). A governed scalar must start no
   ///     contraction.
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],

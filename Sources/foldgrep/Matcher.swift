@@ -147,7 +147,10 @@ struct Matcher: Sendable {
     let merged =
       perQuery.count > 1
       ? bytes.withUnsafeBufferPointer { buffer in
-        Self.merge(perQuery) { query, offset in firstMatch(of: queries[query], from: offset, buffer)
+        // One fold of a line serves every search again in it.
+        var line: (start: Int, text: FoldedText)? = nil
+        return Self.merge(perQuery) { query, offset in
+          firstMatch(of: queries[query], from: offset, buffer, line: &line)
         }
       } : perQuery.first ?? []
     return wholeLines ? Self.spanningLines(merged, bytes) : merged
@@ -172,14 +175,20 @@ struct Matcher: Sendable {
   /// scalar, or after it when the query has only word characters, as
   /// ``wordRanges(_:_:_:)`` does); nil when the line has none. And where
   /// that line ends. For the merge, where another query's match ended
-  /// inside one of this query's.
+  /// inside one of this query's. `line` keeps the last line's fold (and
+  /// where it starts) for the next call: folding the line for each search
+  /// again was quadratic in a long line with many of them.
   private func firstMatch(
-    of query: FoldedQuery, from offset: Int, _ buffer: UnsafeBufferPointer<UInt8>
+    of query: FoldedQuery, from offset: Int, _ buffer: UnsafeBufferPointer<UInt8>,
+    line cached: inout (start: Int, text: FoldedText)?
   ) -> (match: Range<Int>?, lineEnd: Int) {
     var lineStart = offset
     while lineStart > 0 && buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
     let lineEnd = buffer.firstIndex(of: 0x0A, from: offset, to: buffer.count)
-    let line = FoldedText(utf8: Array(buffer[lineStart..<lineEnd]), profile: profile)
+    if cached?.start != lineStart {
+      cached = (lineStart, FoldedText(utf8: Array(buffer[lineStart..<lineEnd]), profile: profile))
+    }
+    let line = cached!.text
     var start = offset
     while start < lineEnd,
       let found = line.firstByteRange(of: query, startingAtOrAfter: start - lineStart)
