@@ -644,7 +644,7 @@ static uint8_t fssimd_lane_kind(int width, int length) {
   return kind;
 }
 
-// The two-stage table's entry for the BMP scalar c.
+// The two-stage table's entry for the scalar c.
 static inline uint32_t fssimd_entry(const uint16_t *stage1, const uint32_t *stage2, uint32_t c) {
   return stage2[(uint32_t)stage1[c >> 8] << 8 | (c & 0xFF)];
 }
@@ -772,6 +772,37 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
     }
     memcpy(numbers + 2 * r, &number, 2);
   }
+  // Four-byte scalars with lead F0: identity rows; the emoji block's
+  // identity and ignorable scalars.
+  uint8_t *rows4 = lanes + 8320, *identity4 = lanes + 8832, *ignorable4 = lanes + 9344;
+  memset(rows4, 0, 1536);
+  for (uint32_t r = 0x10 << 6; r < 4096; r++) {
+    const uint32_t first = r << 6;  // (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6
+    int identity = 1;
+    for (uint32_t low = 0; low < 64 && identity; low++) {
+      identity = fssimd_entry(stage1, stage2, first | low) == 0;
+    }
+    if (identity) rows4[r >> 3] |= (uint8_t)(1u << (r & 7));
+  }
+  for (uint32_t index = 0; index < 4096; index++) {
+    const uint32_t e = fssimd_entry(stage1, stage2, 0x1F000 | index);
+    if (e == 0) identity4[index >> 3] |= (uint8_t)(1u << (index & 7));
+    if (e == 0xFFFFFFFFu) ignorable4[index >> 3] |= (uint8_t)(1u << (index & 7));
+  }
+}
+
+// How the blocks fold the four-byte scalar at x (x[0] >= 0xF0, the three
+// continuation bytes checked by the caller): 0 to itself, 1 ignorable (its
+// four lanes dropped, a note after it), 2 not at all (the scalar part's).
+static inline int fssimd_four_byte_kind(const uint8_t *lanes, const uint8_t *x) {
+  if (x[0] != 0xF0 || x[1] < 0x90) return 2;
+  if (x[1] == 0x9F) {
+    const uint32_t index = (uint32_t)(x[2] & 0x3F) << 6 | (x[3] & 0x3F);
+    if (lanes[8832 + (index >> 3)] >> (index & 7) & 1) return 0;
+    return lanes[9344 + (index >> 3)] >> (index & 7) & 1 ? 1 : 2;
+  }
+  const uint32_t row = (uint32_t)(x[1] & 0x3F) << 6 | (x[2] & 0x3F);
+  return lanes[8320 + (row >> 3)] >> (row & 7) & 1 ? 0 : 2;
 }
 
 #if defined(FSSIMD_HAS_X86)
@@ -812,12 +843,22 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // per row, looked up with vpermi2b on the row bitmap and a vpshufb for the
 // bit.
 //
+// Four-byte scalars (emoji, in chat lines of every script) are few in a
+// block: each is looked up on its own (fssimd_four_byte_kind: emoji that
+// fold to themselves, or ignorable skin tone modifiers, four lanes dropped
+// and a note after them). Before, each one ended the kernel's run and went
+// through the Swift loop, and the kernel was set up again after it:
+// `--probe fold-profiles` on the mix's emoji lines 520 → 1,150 MB/s, its
+// Chinese lines 1,840 → 2,040, its first 32 MiB 875 → 921 (collation
+// profile 817 → 854), builds alternating.
+//
 // The block stops (`valid` ends) before the first byte this cannot fold:
-// any other non-ASCII byte (four-byte scalars, ill-formed input, C0 and
-// C1), a continuation byte no lead claims, a lead without all its
-// continuations or running past the block, a control byte when the table
-// stops at controls, a two-byte scalar of kind FSSIMD_LANE_SLOW and a
-// three-byte scalar of a row that does not fold to itself. Bytes before it
+// any other non-ASCII byte (ill-formed input, C0 and C1), a continuation
+// byte no lead claims, a lead without all its continuations or running
+// past the block, a control byte when the table stops at controls, a
+// two-byte scalar of kind FSSIMD_LANE_SLOW, a three-byte scalar of a row
+// that does not fold to itself and a four-byte scalar of another kind.
+// Bytes before it
 // are folded and stored; the scalar part then folds from there until ASCII
 // or a scalar this path folds resumes (or returns to the caller). The stop
 // never splits a scalar: every lane a lead claims is a continuation byte,
@@ -846,15 +887,18 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // non-ASCII bytes (an accent every few words), and they are wasted when
 // the block stops early (Hangul, whose syllables are atomic expansions).
 // So a block with at most FSSIMD_SPARSE non-ASCII bytes, all of them
-// well-formed two-byte scalars, sets each scalar's fold in the vector from
-// the packed two-byte table, one lookup each, stopping at the first that
-// lengthens, is atomic, ignorable or slow, for the scalar part, which
-// hands back after it (side by side with the AVX2 kernel, French went from
-// 0.88× to 1.26×, Polish 0.98× to 1.24×, German 0.95× to 1.06×); other
-// blocks with that few (a three-byte scalar among them) go the narrow way. A folded block that stopped before FSSIMD_EAGER bytes sends
-// the next FSSIMD_CALM blocks the narrow way too, and its scalar part runs
-// to the next ASCII byte; one that stopped later hands back to the blocks
-// at the first scalar they fold.
+// well-formed scalars inside the block, sets each scalar's fold in the
+// vector, one lookup each (two bytes: the packed two-byte table; three:
+// the two-stage table, for folds of one to three bytes that are not atomic
+// and start no contraction; four: fssimd_four_byte_kind), stopping at the
+// first that lengthens, is atomic, a starter or slow, for the scalar
+// part, which hands back after it (side by side with the AVX2 kernel,
+// French went from 0.88× to 1.26×, Polish 0.98× to 1.24×, German 0.95× to
+// 1.06×); other blocks with that few go the narrow way.
+// A folded block that stopped before FSSIMD_EAGER bytes at a stop that
+// repeats (fssimd_stop_repeats: Hangul) sends the next FSSIMD_CALM blocks
+// the narrow way too, and its scalar part runs to the next ASCII byte;
+// any other hands back to the blocks at the first scalar they fold.
 #define FSSIMD_SPARSE 8
 #define FSSIMD_EAGER 32
 #define FSSIMD_CALM 32
@@ -876,6 +920,25 @@ FSSIMD_AVX512 static inline uint64_t fssimd_nibble_set_avx512(__m512i v, __m512i
   const __m512i hits = _mm512_and_si512(_mm512_shuffle_epi8(table, low_nibbles),
                                         _mm512_shuffle_epi8(high_bits, high_nibbles));
   return _mm512_test_epi8_mask(hits, hits);
+}
+
+// Whether the block stop at x (at least four bytes readable) is one that
+// the next blocks would meet again and again: a scalar of a three-byte row
+// the blocks never fold (Hangul syllables, whose rows have no table), a
+// four-byte scalar or ill-formed bytes. A two-byte scalar, or a scalar of
+// a row the blocks fold (identity, or with a table), that stopped a block
+// is an exception of its row (an atomic expansion such as U+2026 "…" in
+// the collation profile, a contraction starter): the blocks go on after
+// it (a calm of 32 narrow blocks after each "…" cost Arabic and Hebrew
+// lines a fifth of their collation fold).
+static inline int fssimd_stop_repeats(const uint8_t *lanes, const uint8_t *x) {
+  const uint8_t b0 = x[0];
+  if (b0 >= 0xC2 && b0 < 0xE0) return 0;
+  if (b0 < 0xE0 || b0 >= 0xF0) return 1;
+  const uint32_t row = (uint32_t)(b0 & 0x0F) << 6 | (x[1] & 0x3F);
+  uint16_t number;
+  memcpy(&number, lanes + 6272 + 2 * row, 2);
+  return number == 0 && !(lanes[6144 + (row >> 3)] >> (row & 7) & 1);
 }
 
 // `contractions`: the table has ASCII contraction starters (a constant in
@@ -973,33 +1036,85 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     uint64_t valid, noted = 0, dropped = 0, pair_starts = 0;
     int sparse = 0;
     if (calm == 0 && _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
-      // Few bytes to fold, all of them two-byte scalars (accented Latin
-      // letters in prose): each looked up in the packed table and set in
-      // the vector, the lanes it shortens dropped by the compress below.
+      // Few bytes to fold, all of them well-formed scalars within the
+      // block (accented Latin letters in prose, an emoji in a line of
+      // ASCII): each looked up on its own and set in the vector, the lanes
+      // it shortens dropped by the compress below.
       const uint64_t lead2 = fssimd_bytes_in(v, 0xC2, 0xE0 - 0xC2);
+      const uint64_t lead3 = fssimd_bytes_in(v, 0xE0, 0x10);
+      const uint64_t lead4 = fssimd_bytes_in(v, 0xF0, 5);
       const uint64_t cont = fssimd_bytes_in(v, 0x80, 0x40);
-      if ((stop & ~lead2) == (lead2 << 1) && (lead2 << 1 & ~cont) == 0 && (lead2 >> 63) == 0) {
+      const uint64_t claimed =
+          lead2 << 1 | lead3 << 1 | lead3 << 2 | lead4 << 1 | lead4 << 2 | lead4 << 3;
+      if ((stop & ~(lead2 | lead3 | lead4)) == claimed && (claimed & ~cont) == 0 &&
+          ((lead2 >> 63) | (lead3 >> 62) | (lead4 >> 61)) == 0) {
         valid = ~(uint64_t)0;
         sparse = 1;
-        for (uint64_t rest = lead2; rest != 0; rest &= rest - 1) {
+        for (uint64_t rest = lead2 | lead3 | lead4; rest != 0; rest &= rest - 1) {
           const unsigned p = (unsigned)_tzcnt_u64(rest);
-          const uint64_t packed =
-              c.two_byte[(src[i + p] & 0x1F) << 6 | (src[i + p + 1] & 0x3F)];
-          if (packed & FSSIMD_TWO_BYTE_IDENTITY) continue;
-          const uint64_t length = (packed >> 32) & 7;
-          if ((packed & (FSSIMD_TWO_BYTE_SLOW | FSSIMD_TWO_BYTE_IGNORABLE |
-                         FSSIMD_TWO_BYTE_ATOMIC)) ||
-              length - 1 > 1) {
+          const uint64_t lane = (uint64_t)1 << p;
+          const uint8_t *x = src + i + p;
+          if (lead2 & lane) {
+            const uint64_t packed = c.two_byte[(x[0] & 0x1F) << 6 | (x[1] & 0x3F)];
+            if (packed & FSSIMD_TWO_BYTE_IDENTITY) continue;
+            const uint64_t length = (packed >> 32) & 7;
+            if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
+              dropped |= lane * 3;
+              noted |= lane << 1;
+              continue;
+            }
+            if ((packed & (FSSIMD_TWO_BYTE_SLOW | FSSIMD_TWO_BYTE_ATOMIC)) || length - 1 > 1) {
+              valid = _bzhi_u64(valid, p);  // folded by the scalar part
+              break;
+            }
+            w = _mm512_mask_set1_epi8(w, lane, (char)packed);
+            if (length == 1) {
+              dropped |= lane << 1;
+              noted |= lane << 1;
+            } else {
+              w = _mm512_mask_set1_epi8(w, lane << 1, (char)(packed >> 8));
+            }
+            continue;
+          }
+          int kind = 2;
+          if (lead4 & lane) {
+            kind = fssimd_four_byte_kind(lanes, x);
+            if (kind == 1) {
+              dropped |= lane * 0xF;
+              noted |= lane << 3;
+            }
+          } else {
+            // Three bytes: the two-stage table's entry (well-formed, Table
+            // 3-7: not overlong nor a surrogate; Hangul syllables are
+            // atomic expansions, which stop here).
+            const uint32_t value =
+                (uint32_t)(x[0] & 0x0F) << 12 | (uint32_t)(x[1] & 0x3F) << 6 | (x[2] & 0x3F);
+            const uint32_t e = fssimd_entry(c.stage1, c.stage2, value);
+            if (value < 0x800 || value - 0xD800 < 0x800) {
+              kind = 2;
+            } else if (e == 0) {
+              kind = 0;
+            } else if (e == 0xFFFFFFFFu) {
+              kind = 1;
+              dropped |= lane * 7;
+              noted |= lane << 2;
+            } else if ((e & 0x80000001u) == 0 && ((e >> 1) & 0x7F) - 1 < 3) {
+              // A fold of one to three bytes, not atomic, no starter.
+              const uint8_t *bytes = c.pool + ((e >> 8) & 0x7FFFFF);
+              const uint32_t length = (e >> 1) & 0x7F;
+              kind = 0;
+              for (uint32_t t = 0; t < length; t++) {
+                w = _mm512_mask_set1_epi8(w, lane << t, (char)bytes[t]);
+              }
+              if (length < 3) {
+                dropped |= (lane * 7) & ~(lane * ((1u << length) - 1));
+                noted |= lane << 2;
+              }
+            }
+          }
+          if (kind == 2) {
             valid = _bzhi_u64(valid, p);  // folded by the scalar part
             break;
-          }
-          const uint64_t lane = (uint64_t)1 << p;
-          w = _mm512_mask_set1_epi8(w, lane, (char)packed);
-          if (length == 1) {
-            dropped |= lane << 1;
-            noted |= lane << 1;
-          } else {
-            w = _mm512_mask_set1_epi8(w, lane << 1, (char)(packed >> 8));
           }
         }
         goto emit;
@@ -1021,15 +1136,19 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     }
     const uint64_t lead2 = fssimd_bytes_in(v, 0xC2, 0xE0 - 0xC2);
     const uint64_t lead3 = fssimd_bytes_in(v, 0xE0, 0x10);
+    const uint64_t lead4 = fssimd_bytes_in(v, 0xF0, 5);
     const uint64_t cont = fssimd_bytes_in(v, 0x80, 0x40);
-    const uint64_t claimed = lead2 << 1 | lead3 << 1 | lead3 << 2;
+    const uint64_t claimed =
+        lead2 << 1 | lead3 << 1 | lead3 << 2 | lead4 << 1 | lead4 << 2 | lead4 << 3;
     const uint64_t mismatch = cont ^ claimed;
-    const uint64_t bad = (stop & ~(lead2 | lead3 | cont)) | (cont & ~claimed) |
+    const uint64_t bad = (stop & ~(lead2 | lead3 | lead4 | cont)) | (cont & ~claimed) |
                          (lead2 & (mismatch >> 1 | (uint64_t)1 << 63)) |
-                         (lead3 & (mismatch >> 1 | mismatch >> 2 | (uint64_t)3 << 62));
+                         (lead3 & (mismatch >> 1 | mismatch >> 2 | (uint64_t)3 << 62)) |
+                         (lead4 & (mismatch >> 1 | mismatch >> 2 | mismatch >> 3 |
+                                   (uint64_t)7 << 61));
     // The lanes below the first bad one (all when none is).
     valid = (bad - 1) & ~bad;
-    const uint64_t two = lead2 & valid, three = lead3 & valid;
+    const uint64_t two = lead2 & valid, three = lead3 & valid, four = lead4 & valid;
     const __m512i next = _mm512_loadu_si512((const void *)(src + i + 1));
     // Over the lanes below `valid`'s end: the scalars' last lanes with a
     // note after them, the lanes to drop, the leads to stop at.
@@ -1108,6 +1227,17 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
         } while (rest != 0);
       }
     }
+    // Four-byte scalars (emoji), one by one: to themselves, or ignorable.
+    for (uint64_t rest = four; rest != 0; rest &= rest - 1) {
+      const unsigned p = (unsigned)_tzcnt_u64(rest);
+      const int kind = fssimd_four_byte_kind(lanes, src + i + p);
+      if (kind == 1) {
+        dropped |= (uint64_t)0xF << p;
+        noted |= (uint64_t)8 << p;
+      } else if (kind == 2) {
+        slow |= (uint64_t)1 << p;
+      }
+    }
     // A contraction starter folds alone (as the lanes did) unless the
     // scalar after it may continue a contraction. The lanes decide for a
     // scalar after it in the block that is two-byte (its kind's continues
@@ -1120,7 +1250,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     // part takes over before the starter.
     const uint64_t before_slow = slow != 0 ? (slow - 1) & ~slow : ~(uint64_t)0;
     const uint64_t checked = starters & valid & before_slow;
-    uint64_t unsure = ~valid | three | continues;
+    uint64_t unsure = ~valid | three | four | continues;
     if (ascii_continues) unsure |= ~(lead2 | lead3 | cont);
     const uint64_t starters2 = checked & ~three, starters3 = checked & three;
     uint64_t m = (starters2 & (unsure >> 2 | (uint64_t)3 << 62)) |
@@ -1213,8 +1343,9 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     }
     const int64_t folded = (int64_t)_tzcnt_u64(~valid);
     i += folded;
-    if (!sparse && folded < FSSIMD_EAGER) calm = FSSIMD_CALM;
-    if (!fssimd_fold_scalars(c, &i, &o, &k, sparse || folded >= FSSIMD_EAGER, contractions)) {
+    const int early = !sparse && folded < FSSIMD_EAGER && fssimd_stop_repeats(lanes, src + i);
+    if (early) calm = FSSIMD_CALM;
+    if (!fssimd_fold_scalars(c, &i, &o, &k, !early, contractions)) {
       done = 1;
       break;
     }

@@ -305,6 +305,80 @@ struct FoldFastPathTests {
     Self.expectEveryLevelFoldsAlike(words, table: table, "spaced words, \(profile)")
   }
 
+  /// Scalars the AVX-512 kernel folds one by one inside a block (a few in
+  /// a block of ASCII, or among letters): four-byte ones of every kind
+  /// (emoji that fold to themselves, skin tone modifiers, ignorable in the
+  /// foundation profile, CJK of plane 2 in rows that fold to themselves,
+  /// mathematical letters that fold in the collation profiles, tags of
+  /// plane 14, a lead other than F0, ill-formed and truncated forms) and
+  /// three-byte ones (identity, folds to one to three bytes, ignorable,
+  /// atomic, Hangul, contraction starters, prefix-rule scalars).
+  static let oneByOnePieces: [[UInt8]] =
+    [
+      "😀", "👍\u{1F3FD}", "🧑\u{1F3FF}\u{200D}🦼", "👨\u{200D}👩\u{200D}👧", "🇹🇿", "❤\u{FE0F}",
+      "\u{1F3FB}", "🄰", "🅐", "\u{1F100}", "𠀀𪚥", "𝐀𝔸", "\u{E0041}\u{E007F}", "\u{10400}",
+      "\u{1F6F8}", "…", "Ａ", "ｶ", "カ", "が", "ー", "ゝ", "\u{200B}", "\u{2060}", "한", "中", "เ",
+      "ก", "·", "\u{E01}\u{E4D}\u{E32}", "\u{FFFD}", "\u{FEFF}",
+    ].map { Array($0.utf8) } + [
+      [0xF0, 0x80, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F, 0x98], [0xF0, 0x9F],
+      [0xF5, 0x80, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x41],
+    ]
+
+  /// Each of ``oneByOnePieces`` at every lane of a 64-byte block and past
+  /// it, in ASCII (a sparse block) and after Greek letters (a dense one),
+  /// with a second piece after it, in every profile that differs for them.
+  @Test(arguments: [
+    FoldProfile.foundation, .collation, .collation(locale: "ja"), .collation(locale: "th"),
+  ])
+  func fourByteAndSparseScalarsAtEveryLaneFoldAlike(profile: FoldProfile) {
+    let table = profile.table
+    let greek = Array("αβγδεζηθικλμνξοπρστυφχψω".utf8)
+    for (n, piece) in Self.oneByOnePieces.enumerated() {
+      let second = Self.oneByOnePieces[(n * 7 + 3) % Self.oneByOnePieces.count]
+      for offset in 0..<70 {
+        let ascii =
+          [UInt8](repeating: UInt8(ascii: "x"), count: offset) + piece + Array(" and ".utf8)
+          + second + Self.pieces[0] + Self.pieces[0]
+        Self.expectEveryLevelFoldsAlike(ascii, table: table, "\(profile) \(piece) at \(offset)")
+        let dense =
+          Array((greek + greek + greek).prefix(offset & ~1)) + piece + second + greek + greek
+          + greek
+        Self.expectEveryLevelFoldsAlike(
+          dense, table: table, "\(profile) \(piece) after \(offset & ~1) bytes of Greek")
+      }
+    }
+  }
+
+  /// Lines of ASCII with a few emoji (an emoji keyboard's annotations) and
+  /// now and then any other piece, random: the blocks that fold their
+  /// few non-ASCII scalars one by one.
+  @Test(
+    arguments: [
+      (51, FoldProfile.foundation), (52, .foundation), (53, .collation),
+      (54, .collation(locale: "ja")),
+    ] as [(UInt64, FoldProfile)])
+  func emojiLinesFoldAlike(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    let table = profile.table
+    let prose = Self.pieces[0] + Self.pieces[1]
+    for iteration in 0..<300 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...40, using: &rng) {
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+          bytes += Self.oneByOnePieces.randomElement(using: &rng)!
+        }
+        let start = Int.random(in: 0..<prose.count, using: &rng)
+        bytes += prose[start..<min(prose.count, start + Int.random(in: 0...50, using: &rng))]
+        if Int.random(in: 0..<6, using: &rng) == 0 {
+          bytes += (Self.densePieces + Self.twoByteScalars).randomElement(using: &rng)!
+        }
+        bytes.append(0x0A)
+      }
+      Self.expectEveryLevelFoldsAlike(
+        bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
+    }
+  }
+
   /// The foundation profile's table takes the kernel's arithmetic Hangul
   /// path (the tests above would pass without it, untested).
   @Test func hangulIsArithmeticInTheFoundationProfile() {

@@ -259,6 +259,14 @@ int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes,
 /// - [6272, FSSIMD_FOLD_LANES_FIXED): for each row, a 16-bit table number
 ///   (native byte order), 0 when the row has no table (identity, or no
 ///   scalar of it folds in the vector);
+/// - [8320, 8832): a bitmap of the 4096 rows of 64 four-byte scalars with
+///   lead byte F0 (row r = (b1 & 0x3F) << 6 | (b2 & 0x3F): U+10000 ...
+///   U+3FFFF; the rows of overlong forms, b1 < 0x90, clear), set when every
+///   scalar of the row folds to itself;
+/// - [8832, 9344) and [9344, FSSIMD_FOLD_LANES_FIXED): bitmaps of the 4096
+///   scalars U+1F000 ... U+1FFFF (emoji; bit (b2 & 0x3F) << 6 | (b3 & 0x3F))
+///   that fold to themselves, and of those that are ignorable (the skin
+///   tone modifiers U+1F3FB ... U+1F3FF in the foundation profile);
 /// - then table t at FSSIMD_FOLD_LANES_FIXED + 256 × (t − 1): four arrays
 ///   of 64 bytes indexed by the third byte's low six bits: the first, second
 ///   and third folded bytes and the lane kind.
@@ -267,7 +275,7 @@ int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes,
 /// or FSSIMD_LANE_NOTE with a drop bit for each lane past the fold: for
 /// the scalar's last lane FSSIMD_LANE_DROP, for the lane before it
 /// FSSIMD_LANE_DROP << 1, for the one before that FSSIMD_LANE_DROP << 2.
-#define FSSIMD_FOLD_LANES_FIXED 8320
+#define FSSIMD_FOLD_LANES_FIXED 9856
 /// A lane kind bit: a map note follows the scalar (its fold is shorter).
 #define FSSIMD_LANE_NOTE 1
 /// A lane kind bit: the scalar's last lane is dropped (shifted left once per
@@ -288,12 +296,12 @@ int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes,
 
 /// The size of the lanes fssimd_fold_lanes makes for this two-stage table:
 /// FSSIMD_FOLD_LANES_FIXED plus 256 bytes per row with a table. Caller
-/// obligations: the table's entries for U+0800 ... U+FFFF are readable.
+/// obligations: the table's entries for U+0800 ... U+3FFFF are readable.
 int64_t fssimd_fold_lanes_size(const uint16_t *stage1, const uint32_t *stage2);
 
 /// Fills `lanes` (fssimd_fold_lanes_size(stage1, stage2) writable bytes)
 /// from the packed two-byte table `two_byte` (2048 readable entries), the
-/// two-stage table (entries for U+0800 ... U+FFFF readable, with their
+/// two-stage table (entries for U+0800 ... U+3FFFF readable, with their
 /// pool bytes) and the continuation bitmap (32 readable words, the scalars
 /// below U+0800), as in fssimd_fold_state. No other caller obligations.
 void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const uint32_t *stage2,
