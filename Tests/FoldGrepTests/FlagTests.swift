@@ -226,6 +226,31 @@ struct FlagTests {
     #expect(run.out == expected, "\(queries)")
   }
 
+  /// Several queries in one long line: each search again after another
+  /// query's match reuses the line's fold and bounds. Finding the line's
+  /// start and end again per search was quadratic: 600 KB of "xaba" with
+  /// `-e xa -e aba` took 15 s (release build), 0.14 s after.
+  @Test func severalQueriesInALongLineStayLinear() throws {
+    let count = 150_000
+    let line = Array((String(repeating: "xaba", count: count) + "\n").utf8)
+    let slowdown =
+      ProcessInfo.processInfo.environment["FOLDSEARCH_SLOWDOWN"].flatMap(Double.init) ?? 1
+    let clock = ContinuousClock()
+    var run: FoldGrepTests.Run? = nil
+    let elapsed = try clock.measure {
+      run = try FoldGrepTests.run(
+        ["-o", "-b", "-e", "xa", "-e", "aba"], stdin: line, timeout: 60 * slowdown)
+    }
+    // Each "aba" (at 4k + 1) starts inside an "xa" kept before it; searched
+    // again after that "xa", the next "aba" starts inside the next "xa":
+    // one "xa" per repetition, and a search again for "aba" after each.
+    let expected = (0..<count).map { "\($0 * 4):xa\n" }.joined()
+    #expect(run?.out == expected)
+    // About 1 s in a debug build; FOLDSEARCH_SLOWDOWN scales the bound
+    // under sanitizers.
+    #expect(elapsed < .seconds(20 * slowdown), "\(elapsed)")
+  }
+
   @Test func wholeWordsFindAMatchHiddenByARejectedOne() throws {
     // "a a" first matches inside "xa a" (not a word); the whole word overlaps it.
     let run = try FoldGrepTests.run(
