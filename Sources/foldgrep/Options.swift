@@ -56,7 +56,8 @@ let usage = """
     -h, --no-filename     never prefix the file name
     -A, --after-context=NUM    print NUM lines after each matching line
     -B, --before-context=NUM   print NUM lines before each matching line
-    -C, --context=NUM          both; groups are separated by "--"
+    -C, --context=NUM          both; groups are separated by "--" (with -o,
+                               only the separators are printed, as in grep)
     -q, --quiet, --silent      print nothing; exit 0 on the first match
     -s, --no-messages     suppress messages about missing or unreadable files
         --color[=WHEN], --colour[=WHEN]

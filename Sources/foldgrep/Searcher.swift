@@ -94,7 +94,13 @@ final class Searcher {
     self.consumer = consumer
     self.skipBinary = skipBinary
     printing = printer != nil && options.printsLines && consumer == nil
-    context = printing && !options.onlyMatching && options.contextRequested
+    // With -o, context lines are not printed, but their groups are kept, as
+    // grep does: a "--" goes where the next group does not follow on (the
+    // printer drops the lines themselves). Not for JSON, nor with -v, whose
+    // -o prints nothing.
+    context =
+      printing && options.contextRequested
+      && (!options.onlyMatching || (!options.json && !options.invertMatch))
     needsNumbers = printing && (options.lineNumber || options.json || context)
   }
 
@@ -276,7 +282,6 @@ final class Searcher {
       offset: offset + lineStart, matches: relative[...])
     lastPrinted = number
     cursor = min(lineEnd + 1, buffer.count)
-    // (-o prints no context, as in grep.)
     pendingAfter = context ? options.afterContext : 0
   }
 

@@ -81,6 +81,8 @@ final class StandardPrinter: Printer {
   }
 
   func contextLine(_ line: UnsafeBufferPointer<UInt8>, hasNewline: Bool, number: Int, offset: Int) {
+    // -o prints no context line, only the "--" between groups (grep's way).
+    if options.onlyMatching { return }
     prefix(number: number, offset: offset, separator: "-")
     sink.write(line)
     sink.write("\n")

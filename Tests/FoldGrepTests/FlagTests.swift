@@ -74,8 +74,16 @@ struct FlagTests {
     Case(arguments: ["-n", "-A0", "-C1", "rien"], out: "1-Le CAFÉ est ouvert\n2:rien ici\n"),
     Case(
       arguments: ["-n", "-C1", "-B0", "rien"], out: "2:rien ici\n3-un café, deux cafe\u{301}s\n"),
-    // -o prints no context lines.
+    // -o prints no context lines, but the "--" between groups that do not
+    // follow on, as GNU grep does (-A0 too); none with -v (which prints
+    // nothing with -o).
     Case(arguments: ["-o", "-A1", "rien"], out: "rien\n"),
+    Case(arguments: ["-o", "-A0", "-e", "rien", "-e", "fin"], out: "rien\n--\nfin\n"),
+    Case(arguments: ["-o", "-n", "-A1", "-e", "ouvert", "-e", "ici"], out: "1:ouvert\n2:ici\n"),
+    Case(
+      arguments: ["-o", "-n", "-C1", "-e", "ouvert", "-e", "fin"], out: "1:ouvert\n--\n6:fin\n"),
+    Case(arguments: ["-o", "-n", "-C2", "-e", "ouvert", "-e", "fin"], out: "1:ouvert\n6:fin\n"),
+    Case(arguments: ["-o", "-v", "-A1", "ouvert"], out: ""),
     // -l and -L: the last one wins.
     Case(arguments: ["-l", "-L", "cafe"], out: ""),
     Case(arguments: ["-L", "-l", "cafe"], out: "(standard input)\n"),
