@@ -29,6 +29,8 @@ struct InputFile {
   /// the disk is full.
   static func open(_ path: String, refusingOutput: Bool = false) -> Result<InputFile, InputError> {
     let fd: Int32 = path == "-" ? 0 : path.withFileName { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+    // Messages name standard input as grep does.
+    let path = path == "-" ? "(standard input)" : path
     guard fd >= 0 else { return .failure(InputError(message: "\(path): \(errorText(errno))")) }
     var info = stat()
     if fstat(fd, &info) != 0 {

@@ -158,7 +158,10 @@ enum JSON {
   static func duration(_ nanoseconds: UInt64) -> String {
     let secs = nanoseconds / 1_000_000_000
     let nanos = nanoseconds % 1_000_000_000
-    let human = String(Double(nanoseconds) / 1e9)
+    // Six decimals, as ripgrep writes it ("0.000095s"; a Double's
+    // description wrote "9.5e-05").
+    let micros = String(nanos / 1000)
+    let human = "\(secs)." + String(repeating: "0", count: 6 - micros.count) + micros
     return #"{"secs":\#(secs),"nanos":\#(nanos),"human":"\#(human)s"}"#
   }
 

@@ -217,6 +217,31 @@ struct FileTests {
         + "foldgrep: f: input file is also the output\n")
   }
 
+  /// An error on standard input names it as grep does, "(standard input)"
+  /// (it said "-").
+  @Test func anErrorOnStandardInputNamesIt() throws {
+    let scratch = try Scratch()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      "-c", #""$0" cafe < "$1"; echo "$?"; "$0" cafe - < "$1""#, FoldGrepTests.binary.path,
+      scratch.url.path,
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(out == "2\n")
+    #expect(process.terminationStatus == 2)
+    #expect(
+      err == "foldgrep: (standard input): Is a directory\n"
+        + "foldgrep: (standard input): Is a directory\n")
+  }
+
   @Test func errorsFollowGrep() throws {
     let scratch = try Scratch()
     let path = try scratch.file("fr.txt", Array("café\n".utf8))

@@ -51,6 +51,26 @@ struct OutputFormatTests {
     #expect(none.out.split(separator: "\n").count == 1)  // the summary only
   }
 
+  /// Durations' "human" form has six decimals, as ripgrep's (a Double's
+  /// description wrote short ones as "9.5e-05s").
+  @Test func jsonDurationsAreDecimal() throws {
+    let run = try FoldGrepTests.run(["--json", "rien"], stdin: Array("rien\n".utf8))
+    var humans: [String] = []
+    var rest = Substring(run.out)
+    while let found = rest.range(of: #""human":""#) {
+      rest = rest[found.upperBound...]
+      humans.append(String(rest.prefix { $0 != "\"" }))
+    }
+    #expect(humans.count == 3)  // the file's end; the summary's total and its stats
+    for human in humans {
+      let digits = human.split(separator: ".", omittingEmptySubsequences: false)
+      #expect(digits.count == 2 && human.hasSuffix("s"), "\(human)")
+      #expect(digits.first?.allSatisfy(\.isNumber) == true, "\(human)")
+      #expect(digits.last?.dropLast().count == 6, "\(human)")
+      #expect(digits.last?.dropLast().allSatisfy(\.isNumber) == true, "\(human)")
+    }
+  }
+
   static let match = "\u{1B}[0m\u{1B}[1m\u{1B}[31m"
   static let path = "\u{1B}[0m\u{1B}[35m"
   static let number = "\u{1B}[0m\u{1B}[32m"
