@@ -40,7 +40,8 @@ package struct ContractionIndex: @unchecked Sendable {
   /// contraction of two scalars (offset in ``bytes`` << 8 | length << 1 |
   /// atomic), or bit 31 when a longer one begins with the pair.
   package let folds: UnsafeMutableBufferPointer<UInt32>
-  /// Every contraction's folded bytes (`pair_bytes`).
+  /// Every contraction's folded bytes (`pair_bytes`), and eight zero bytes
+  /// after them (the AVX-512 kernel reads a pair's fold as one word).
   package let bytes: UnsafeMutableBufferPointer<UInt8>
   /// 64 − log2 of the slot count (`pair_shift`).
   package let shift: Int32
@@ -110,7 +111,7 @@ package struct ContractionIndex: @unchecked Sendable {
     _ = self.keys.initialize(from: keys)
     self.folds = .allocate(capacity: slots)
     _ = self.folds.initialize(from: folds)
-    self.bytes = .allocate(capacity: max(bytes.count, 1))
+    self.bytes = .allocate(capacity: bytes.count + 8)
     self.bytes.initialize(repeating: 0)
     _ = self.bytes.initialize(from: bytes)
     self.shift = 64 - bits

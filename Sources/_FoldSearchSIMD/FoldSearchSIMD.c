@@ -1294,10 +1294,10 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
         break;
       }
       // The pair's folded bytes (as many as its two scalars') into its
-      // lanes, from a word: lane p + t takes byte t.
-      const uint8_t *bytes = c.pair_bytes + ((fold >> 8) & 0x7FFFFF);
-      uint64_t word = 0;
-      for (int64_t t = 0; t < width + second_width; t++) word |= (uint64_t)bytes[t] << (8 * t);
+      // lanes, from a word: lane p + t takes byte t (eight bytes are
+      // readable there; the span's mask keeps the fold's own).
+      uint64_t word;
+      memcpy(&word, c.pair_bytes + ((fold >> 8) & 0x7FFFFF), 8);
       w = _mm512_mask_permutexvar_epi8(w, span, _mm512_sub_epi8(iota, _mm512_set1_epi8((char)p)),
                                        _mm512_set1_epi64((int64_t)word));
       if (fold & 1) {

@@ -256,7 +256,7 @@ int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes,
 /// - [6144, 6272): a bitmap of the 1024 rows of 64 three-byte scalars (row
 ///   r: r << 6 ... r << 6 | 63; bit r & 7 of byte r >> 3), set when every
 ///   scalar of the row folds to itself;
-/// - [6272, FSSIMD_FOLD_LANES_FIXED): for each row, a 16-bit table number
+/// - [6272, 8320): for each row, a 16-bit table number
 ///   (native byte order), 0 when the row has no table (identity, or no
 ///   scalar of it folds in the vector);
 /// - [8320, 8832): a bitmap of the 4096 rows of 64 four-byte scalars with
@@ -371,7 +371,8 @@ typedef struct {
   /// 0 ending the search. `pair_folds` per slot: the fold's offset in
   /// `pair_bytes` in bits 8–30, its length in bits 1–7, atomic in bit 0,
   /// and bit 31 set when longer contractions begin with the pair (the
-  /// kernel then returns at the starter).
+  /// kernel then returns at the starter); eight bytes are readable from
+  /// each fold's offset.
   const uint64_t *pair_keys;
   const uint32_t *pair_folds;
   const uint8_t *pair_bytes;
