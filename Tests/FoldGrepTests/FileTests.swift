@@ -200,6 +200,16 @@ struct FileTests {
       { "$0" -m 3 cafe f >> f; echo "append $?"; } && cat f &&
       { "$0" -c cafe f >> f; echo "count $?"; } && cat f
       """
+    let (out, err, _) = try Self.shell(script, in: scratch)
+    #expect(out == "r 2\n./a.txt:cafe\n./f:cafe\nappend 2\ncafe\ncount 0\ncafe\n1\n")
+    #expect(
+      err == "foldgrep: ./out.txt: input file is also the output\n"
+        + "foldgrep: f: input file is also the output\n")
+  }
+
+  /// Runs `script` with /bin/sh, `$0` the foldgrep binary and `$1` the
+  /// scratch directory: its standard output, standard error and status.
+  static func shell(_ script: String, in scratch: Scratch) throws -> (String, String, Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
@@ -211,32 +221,17 @@ struct FileTests {
     let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(out == "r 2\n./a.txt:cafe\n./f:cafe\nappend 2\ncafe\ncount 0\ncafe\n1\n")
-    #expect(
-      err == "foldgrep: ./out.txt: input file is also the output\n"
-        + "foldgrep: f: input file is also the output\n")
+    return (out, err, process.terminationStatus)
   }
 
   /// An error on standard input names it as grep does, "(standard input)"
   /// (it said "-").
   @Test func anErrorOnStandardInputNamesIt() throws {
     let scratch = try Scratch()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c", #""$0" cafe < "$1"; echo "$?"; "$0" cafe - < "$1""#, FoldGrepTests.binary.path,
-      scratch.url.path,
-    ]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (out, err, status) = try Self.shell(
+      #""$0" cafe < "$1"; echo "$?"; "$0" cafe - < "$1""#, in: scratch)
     #expect(out == "2\n")
-    #expect(process.terminationStatus == 2)
+    #expect(status == 2)
     #expect(
       err == "foldgrep: (standard input): Is a directory\n"
         + "foldgrep: (standard input): Is a directory\n")

@@ -187,6 +187,13 @@ struct FoldFastPathTests {
     }
   }
 
+  /// A random run of up to `length` bytes of ASCII prose.
+  static func prose(upTo length: Int, using rng: inout SplitMix64) -> ArraySlice<UInt8> {
+    let prose = pieces[0] + pieces[1]
+    let start = Int.random(in: 0..<prose.count, using: &rng)
+    return prose[start..<min(prose.count, start + Int.random(in: 0...length, using: &rng))]
+  }
+
   /// Two-byte scalars of every kind, for ``sparseTextFoldsAlike``.
   static let twoByteScalars: [[UInt8]] = [
     "é", "É", "ü", "ñ", "Ł", "ą", "Σ", "ς", "Ά", "Д", "д", "Ё", "ш", "א", "ب", "×", "\u{AD}", "ß",
@@ -207,13 +214,11 @@ struct FoldFastPathTests {
   func sparseTextFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    let prose = Self.pieces[0] + Self.pieces[1]
     for iteration in 0..<300 {
       var bytes: [UInt8] = []
       let n = Int.random(in: 0...60, using: &rng)
       for _ in 0..<n {
-        let start = Int.random(in: 0..<prose.count, using: &rng)
-        bytes += prose[start..<min(prose.count, start + Int.random(in: 0...30, using: &rng))]
+        bytes += Self.prose(upTo: 30, using: &rng)
         switch Int.random(in: 0..<20, using: &rng) {
         case 0: bytes += Self.densePieces.randomElement(using: &rng)!
         case 1: bytes += Self.pieces[2...4].randomElement(using: &rng)!
@@ -360,15 +365,13 @@ struct FoldFastPathTests {
   func emojiLinesFoldAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    let prose = Self.pieces[0] + Self.pieces[1]
     for iteration in 0..<300 {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 0...40, using: &rng) {
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
           bytes += Self.oneByOnePieces.randomElement(using: &rng)!
         }
-        let start = Int.random(in: 0..<prose.count, using: &rng)
-        bytes += prose[start..<min(prose.count, start + Int.random(in: 0...50, using: &rng))]
+        bytes += Self.prose(upTo: 50, using: &rng)
         if Int.random(in: 0..<6, using: &rng) == 0 {
           bytes += (Self.densePieces + Self.twoByteScalars).randomElement(using: &rng)!
         }
