@@ -362,9 +362,12 @@ __attribute__((always_inline)) static inline int64_t fssimd_pair_slot(const fssi
 // folds (returns 1) or a byte the caller must fold, or fewer than two note
 // slots (returns 0). With `vector_returns` (the AVX-512 path), after the
 // first scalar, a two-byte lead or a three-byte scalar of a row that path
-// folds (identity, or with a table) also returns 1. Always inlined into the vector loops, so that the
-// positions stay in registers. Caller obligations: those of fssimd_fold_run
-// for the positions given.
+// folds (identity, or with a table) also returns 1. With `inline_hangul`
+// (the AVX-512 loop, both ways), a run of Hangul syllables is folded by the
+// inlined copy of the run (fssimd_hangul_run_inline), else by a call.
+// Always inlined into the vector loops, so that the positions stay in
+// registers. Caller obligations: those of fssimd_fold_run for the
+// positions given.
 //
 // The state comes by value (`c`, a copy the caller made once), so that the
 // compiler need not reload its fields after each byte store (a byte store
@@ -372,7 +375,7 @@ __attribute__((always_inline)) static inline int64_t fssimd_pair_slot(const fssi
 // escapes); its positions are the caller's (*pi, *po, *pk).
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns,
-    const int ascii_starters) {
+    const int ascii_starters, const int inline_hangul) {
   const fssimd_fold_state *s = &c;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -475,7 +478,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         // A run of Hangul syllables (fssimd_hangul_run_inline).
         if (k > last_note) break;
         const fssimd_positions end =
-            vector_returns
+            inline_hangul
                 ? fssimd_hangul_run_inline(src, n, dst, notes, last_note, value, i, o, k)
                 : fssimd_hangul_run(src, n, dst, notes, last_note, value, i, o, k);
         i = end.i;
@@ -1128,7 +1131,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
       const int64_t prefix = (int64_t)_tzcnt_u64(stop);
       i += prefix;
       o += prefix;
-      if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions)) {
+      if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions, 1)) {
         done = 1;
         break;
       }
@@ -1345,7 +1348,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     i += folded;
     const int early = !sparse && folded < FSSIMD_EAGER && fssimd_stop_repeats(lanes, src + i);
     if (early) calm = FSSIMD_CALM;
-    if (!fssimd_fold_scalars(c, &i, &o, &k, !early, contractions)) {
+    if (!fssimd_fold_scalars(c, &i, &o, &k, !early, contractions, 1)) {
       done = 1;
       break;
     }
