@@ -40,7 +40,7 @@ struct InputFile {
     }
     if (info.st_mode & S_IFMT) == S_IFDIR {
       if fd != 0 { Glibc.close(fd) }
-      return .failure(InputError(message: "\(path): Is a directory"))
+      return .failure(InputError(message: "\(path): Is a directory", isDirectory: true))
     }
     if refusingOutput, let output = standardOutput,
       (UInt(info.st_dev), UInt(info.st_ino)) == output
@@ -54,7 +54,11 @@ struct InputFile {
   func close() { if fd != 0 { _ = Glibc.close(fd) } }
 }
 
-struct InputError: Error { var message: String }
+struct InputError: Error {
+  var message: String
+  /// The input is a directory (named as a file, or standard input).
+  var isDirectory = false
+}
 
 /// Reads a file descriptor in chunks that end at a line end ('\n'), or at the
 /// end of the input.

@@ -33,8 +33,10 @@ let usage = """
                           its line end, equals a query under the profile)
     -v, --invert-match    select the lines without a match: they are printed
                           (or counted, -c and --count-matches; listed, -l), not
-                          the matching ones; -o then prints nothing
-    -m, --max-count=NUM   stop reading a file after NUM selected lines
+                          the matching ones; -o then prints nothing, even with
+                          context (where grep prints the context lines' matches)
+    -m, --max-count=NUM   stop reading a file after NUM selected lines (-m 0:
+                          exit 1 at once, reading nothing, unless -L)
     -a, --text            search binary files as text and print their lines
         --profile=PROFILE foundation (default: Foundation's case- and
                           diacritic-insensitive matching, é = e, ß = ss),
@@ -58,6 +60,7 @@ let usage = """
     -B, --before-context=NUM   print NUM lines before each matching line
     -C, --context=NUM          both; groups are separated by "--" (with -o,
                                only the separators are printed, as in grep)
+    -NUM                       the same as -C NUM
     -q, --quiet, --silent      print nothing; exit 0 on the first match
     -s, --no-messages     suppress messages about missing or unreadable files
         --color[=WHEN], --colour[=WHEN]
@@ -396,6 +399,11 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "C": both = parseNumber(takeValue(), for: "-C")
       case "m": options.maxCount = parseNumber(takeValue(), for: "-m")
       case "j": options.threads = max(1, parseNumber(takeValue(), for: "-j"))
+      case "0"..."9":
+        // -NUM is -C NUM (grep's digit options; a run of digits is one number).
+        let digits = String(flag) + String(flags.prefix { ("0"..."9").contains($0) })
+        flags = flags.dropFirst(digits.count - 1)
+        both = parseNumber(digits, for: "-NUM")
       case "e":
         options.queries += splitQueries(argumentText(takeValue()))
         patternGiven = true

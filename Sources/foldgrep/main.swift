@@ -36,6 +36,9 @@ let arguments = (1..<Int(CommandLine.argc)).map {
   FileName.string(FileName.bytes(cString: CommandLine.unsafeArgv[$0]!))
 }
 var options = parse(arguments, environment: environment)
+// -m 0 selects no line: grep exits 1 at once, opening no file, unless -L
+// (which then lists every file).
+if options.maxCount == 0 && !options.filesWithoutMatch { exit(1) }
 guard
   var built = Matcher(
     queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
@@ -130,6 +133,14 @@ struct JobResult: Sendable {
     switch InputFile.open(path, refusingOutput: options.printsLines) {
     case .failure(let error):
       report(error.message)
+      if error.isDirectory && !options.json {
+        // grep reads a directory named as a file as an empty one after its
+        // message: -c counts 0 lines in it, -L lists it.
+        StandardPrinter(
+          options: options, sink: sink, name: display, palette: palette,
+          withFilename: options.withFilename!
+        ).finish(FileStats(), binarySuppressed: false)
+      }
       return result
     case .success(let opened): input = opened
     }

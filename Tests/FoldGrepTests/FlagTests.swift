@@ -79,6 +79,14 @@ struct FlagTests {
     // nothing with -o).
     Case(arguments: ["-o", "-A1", "rien"], out: "rien\n"),
     Case(arguments: ["-o", "-A0", "-e", "rien", "-e", "fin"], out: "rien\n--\nfin\n"),
+    // -NUM is -C NUM, a run of digits one number, as in grep.
+    Case(arguments: ["-1", "-n", "fin"], out: "5-la caféine\n6:fin\n"),
+    Case(arguments: ["-n1", "fin"], out: "5-la caféine\n6:fin\n"),
+    Case(arguments: ["-12", "-c", "fin"], out: "1\n"),
+    Case(arguments: ["-10", "-o", "-e", "ouvert", "-e", "fin"], out: "ouvert\nfin\n"),
+    // -m 0: nothing is read, status 1 (grep's), unless -L.
+    Case(arguments: ["-m0", "-c", "cafe"], out: "", status: 1),
+    Case(arguments: ["-m", "0", "-L", "cafe"], out: "(standard input)\n", status: 1),
     Case(arguments: ["-o", "-n", "-A1", "-e", "ouvert", "-e", "ici"], out: "1:ouvert\n2:ici\n"),
     Case(
       arguments: ["-o", "-n", "-C1", "-e", "ouvert", "-e", "fin"], out: "1:ouvert\n--\n6:fin\n"),
