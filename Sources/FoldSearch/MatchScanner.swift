@@ -724,6 +724,13 @@ final class GraphemeBoundaryCursor {
       if answer { store(Cursor(at: i, next: i), second: useSecond) }
       return answer
     }
+    // Far from the cursor: walk from a boundary found a little before `i`
+    // when there is one (a cursor made for one lookup, as `firstMatch`
+    // makes, walked from the text's start: stepping through Hindi matches
+    // with `.graphemeAligned` was quadratic).
+    if !close, let safe = safeBoundary(atOrBefore: i), safe > cursor.next {
+      cursor = Cursor(at: safe, next: safe)
+    }
     // Walk from the last known boundary to the first one at or after `i`.
     if cursor.next > cursor.at { cursor.at = cursor.next }
     while true {
@@ -740,6 +747,36 @@ final class GraphemeBoundaryCursor {
   private func store(_ cursor: Cursor, second: Bool) {
     if second { cursors.1 = cursor } else { cursors.0 = cursor }
     if cursors.0.at > cursors.1.at { cursors = (cursors.1, cursors.0) }
+  }
+
+  /// How many scalars ``safeBoundary(atOrBefore:)`` looks back.
+  private static let safeLookBack = 1024
+
+  /// A `Character` boundary at or before `i`, at most ``safeLookBack``
+  /// scalars back, known from the scalars around it alone: before an ASCII
+  /// scalar (other than a line feed after a carriage return) whose scalar
+  /// before is not Prepend, since every rule of UAX #29 that joins two
+  /// scalars needs the second to be non-ASCII or the first to be Prepend
+  /// (GB3, GB6–GB9c, GB11–GB13); after a line feed or a carriage return
+  /// that no line feed follows (GB4); the text's start. Nil when there is
+  /// none that close (a run of scalars without ASCII).
+  private func safeBoundary(atOrBefore i: String.Index) -> String.Index? {
+    let scalars = text.unicodeScalars
+    var j = i
+    for _ in 0..<Self.safeLookBack {
+      guard j > scalars.startIndex else { return j }
+      let previous = scalars.index(before: j)
+      let before = scalars[previous]
+      if j < scalars.endIndex {
+        let at = scalars[j]
+        if before == "\n" || (before == "\r" && at != "\n") { return j }
+        if at.isASCII && !(at == "\n" && before == "\r") && !MatchScanner.isPrepend(before.value) {
+          return j
+        }
+      }
+      j = previous
+    }
+    return nil
   }
 
   /// Whether one of the two scalars before `i` can continue a cluster from

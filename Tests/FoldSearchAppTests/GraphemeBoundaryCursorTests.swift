@@ -1,4 +1,5 @@
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
@@ -39,6 +40,42 @@ struct GraphemeBoundaryCursorTests {
       let test = TextIndexer(text: text, invalidSequences: []).makeBoundaryTest()
       for offset in order {
         #expect(test(offset) == boundaries.contains(offset), "offset \(offset), round \(round)")
+      }
+    }
+  }
+
+  /// Far lookups, each with a test made for it alone (as `firstMatch`
+  /// makes one), start from a boundary found a little before the offset
+  /// (before an ASCII scalar not after Prepend, after a line end): they
+  /// agree with `Character` boundaries in random text made of the pieces
+  /// that join or split scalars around ASCII (Prepend before a letter, CR
+  /// LF, a mark or ZWJ after a space, conjuncts, regional indicators).
+  @Test(arguments: [61, 62, 63] as [UInt64])
+  func farLookupsAgreeWithCharacterBoundaries(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    let pieces = [
+      "a", " ", "xy", "\r\n", "\r", "\n", "\u{600}", "\u{600}a", "\u{301}", " \u{301}",
+      "\u{200D}", " \u{200D}\u{1F468}", "\u{915}\u{94D}\u{937}", "\u{915}\u{93E} ", "\u{93F}",
+      "\u{1F1E6}", "\u{1F1E6}\u{1F1E7}", "\u{1F468}\u{200D}\u{1F469}", "\u{1100}\u{1161}",
+      "\u{E33}", "é", "\u{FE0F}",
+    ]
+    for trial in 0..<60 {
+      let text = (0..<Int.random(in: 100...400, using: &rng)).map { _ in
+        pieces.randomElement(using: &rng)!
+      }.joined()
+      var boundaries: Set<Int> = [0]
+      var offset = 0
+      for character in text {
+        offset += character.utf8.count
+        boundaries.insert(offset)
+      }
+      var starts = [0]
+      for scalar in text.unicodeScalars { starts.append(starts.last! + scalar.utf8.count) }
+      let indexer = TextIndexer(text: text, invalidSequences: [])
+      for offset in starts where offset > 300 || Int.random(in: 0..<8, using: &rng) == 0 {
+        #expect(
+          indexer.makeBoundaryTest()(offset) == boundaries.contains(offset),
+          "seed \(seed) trial \(trial) offset \(offset)")
       }
     }
   }

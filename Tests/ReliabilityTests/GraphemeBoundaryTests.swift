@@ -25,6 +25,34 @@ struct GraphemeBoundaryTests {
     ("Indic conjunct chain", "\u{915}\u{94D}", "\u{915}", 0, 1),
   ]
 
+  /// Find-next through every match, `.graphemeAligned`, in text whose
+  /// clusters end in spacing marks (Hindi "का"): each `firstMatch` makes
+  /// its boundary test anew, which walked from the text's start (20,000
+  /// matches: minutes); it now starts a little before the offset.
+  @Test func steppingThroughAlignedMatchesIsLinear() {
+    let text = String(repeating: "\u{915}\u{93E} ", count: 20_000)
+    let folded = FoldedText(text)
+    Bound.within(Bound.seconds(10), "20,000 grapheme-aligned find-next steps") {
+      var count = 0
+      var position = text.startIndex
+      while let match = folded.firstMatch(of: "\u{915}", options: .graphemeAligned, from: position)
+      {
+        count += 1
+        position = match.upperBound
+      }
+      #expect(count == 0)  // क is never a whole cluster here: का is one
+      var words = 0
+      position = text.startIndex
+      while let match = folded.firstMatch(
+        of: "\u{915}\u{93E}", options: .graphemeAligned, from: position)
+      {
+        words += 1
+        position = match.upperBound
+      }
+      #expect(words == 20_000)
+    }
+  }
+
   @Test(arguments: cases.indices)
   func linearInsideLongClusters(_ index: Int) {
     let test = Self.cases[index]
