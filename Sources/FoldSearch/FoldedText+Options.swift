@@ -98,7 +98,12 @@ extension FoldedText {
   /// - Complexity: forward, O(n) for the n folded bytes from `position` to
   ///   the match, plus O(m²) for a query of m folded bytes (O(n) from the
   ///   start of `range` in the cases above); backward, O(p) for the p folded
-  ///   bytes from the start of `range` to `position`.
+  ///   bytes from the start of `range` to `position`. Grapheme boundaries
+  ///   (`.graphemeAligned`, the collation profiles) add O(1) a candidate,
+  ///   except inside a run of regional indicators (flags) with the
+  ///   collation profiles, whose boundaries ICU finds from the run's start:
+  ///   stepping through the matches of a line of thousands of flags that
+  ///   way is quadratic in the run's length.
   public func firstMatch(
     of query: String, options: SearchOptions = [], from position: String.Index,
     direction: SearchDirection = .forward, in range: Range<String.Index>? = nil
