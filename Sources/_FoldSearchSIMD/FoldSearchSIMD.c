@@ -372,20 +372,28 @@ static inline int fssimd_four_byte_kind(const uint8_t *lanes, const uint8_t *x) 
   return lanes[8320 + (row >> 3)] >> (row & 7) & 1 ? 0 : 2;
 }
 
+// Whether the AVX-512 blocks fold the three-byte scalars of the row of lead
+// b0 and first continuation b1 (fssimd_fold_lanes: the row folds to itself,
+// or has a table).
+static inline int fssimd_blocks_fold_row(const uint8_t *lanes, uint8_t b0, uint8_t b1) {
+  const uint32_t row = (uint32_t)(b0 & 0x0F) << 6 | (b1 & 0x3F);
+  uint16_t number;
+  memcpy(&number, lanes + 6272 + 2 * row, 2);
+  return number != 0 || (lanes[6144 + (row >> 3)] >> (row & 7) & 1);
+}
+
 // Folds the scalars at i that the vector path stopped at (non-ASCII bytes
 // and, with stop_at_controls, controls) until an ASCII byte the vector path
 // folds (returns 1) or a byte the caller must fold, or fewer than two note
 // slots (returns 0). With `vector_returns` (the AVX-512 path), after the
 // first scalar, a two-byte lead or a three-byte scalar of a row that path
-// folds (identity, or with a table) also returns 1. With `avx512` (the
+// folds (fssimd_blocks_fold_row) also returns 1. With `inline_hangul` (the
 // AVX-512 loop, both ways), a run of Hangul syllables is folded by the
-// inlined copy of the run (fssimd_hangul_run_inline), else by a call. With
-// `fold_emoji` (every kernel), a four-byte scalar that
-// fssimd_four_byte_kind folds is folded here too; at any other the kernel
-// returns (AVX2, callgrind: emoji lines 8.41 → 3.44 M instructions, 800 →
-// 1,450 MB/s; Latin lines 1.5% fewer instructions, Thai 3.3% more at the
-// same speed).
-// Always inlined into the vector loops, so that the positions stay in
+// inlined copy of the run (fssimd_hangul_run_inline), else by a call. A
+// four-byte scalar that fssimd_four_byte_kind folds is folded here too; at
+// any other the kernel returns (AVX2, callgrind: emoji lines 8.41 → 3.44 M
+// instructions, 800 → 1,450 MB/s; Latin lines 1.5% fewer instructions,
+// Thai 3.3% more at the same speed). Always inlined into the vector loops, so that the positions stay in
 // registers. Caller obligations: those of fssimd_fold_run for the
 // positions given.
 //
@@ -395,7 +403,7 @@ static inline int fssimd_four_byte_kind(const uint8_t *lanes, const uint8_t *x) 
 // escapes); its positions are the caller's (*pi, *po, *pk).
 __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     const fssimd_fold_state c, int64_t *pi, int64_t *po, int64_t *pk, int vector_returns,
-    const int ascii_starters, const int avx512, const int fold_emoji) {
+    const int ascii_starters, const int inline_hangul) {
   const fssimd_fold_state *s = &c;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -441,15 +449,10 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     }
     // The AVX-512 path folds these itself: after the scalar it stopped at,
     // it takes over again.
-    if (vector_returns && i != start && b0 >= 0xC2 && b0 < 0xF0) {
-      const uint32_t row = (uint32_t)(b0 & 0x0F) << 6 | (src[i + 1] & 0x3F);
-      uint16_t number = 0;
-      if (b0 >= 0xE0) memcpy(&number, s->lanes + 6272 + 2 * row, 2);
-      if (b0 < 0xE0 || number != 0 ||
-          (s->lanes[6144 + (row >> 3)] >> (row & 7) & 1)) {
-        result = 1;
-        break;
-      }
+    if (vector_returns && i != start && b0 >= 0xC2 && b0 < 0xF0 &&
+        (b0 < 0xE0 || fssimd_blocks_fold_row(s->lanes, b0, src[i + 1]))) {
+      result = 1;
+      break;
     }
     const uint8_t b1 = src[i + 1];
     if ((b1 & 0xC0) != 0x80) break;
@@ -490,8 +493,8 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     // Three bytes, well-formed (Table 3-7 of the Unicode Standard: not
     // overlong, below U+0800, nor a surrogate).
     if (b0 >= 0xF0) {
-      // An emoji (the AVX-512 loop only): to itself, or ignorable.
-      if (!fold_emoji || (src[i + 2] & 0xC0) != 0x80 || (src[i + 3] & 0xC0) != 0x80) break;
+      // An emoji: to itself, or ignorable.
+      if ((src[i + 2] & 0xC0) != 0x80 || (src[i + 3] & 0xC0) != 0x80) break;
       const int kind = fssimd_four_byte_kind(s->lanes, src + i);
       if (kind == 2 || (kind == 1 && k > last_note)) break;
       if (kind == 0) memcpy(dst + o, src + i, 4);
@@ -508,7 +511,7 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         // A run of Hangul syllables (fssimd_hangul_run_inline).
         if (k > last_note) break;
         const fssimd_positions end =
-            avx512
+            inline_hangul
                 ? fssimd_hangul_run_inline(src, n, dst, notes, last_note, value, i, o, k)
                 : fssimd_hangul_run(src, n, dst, notes, last_note, value, i, o, k);
         i = end.i;
@@ -824,7 +827,6 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
   }
 }
 
-
 #if defined(FSSIMD_HAS_X86)
 // Compiled for these AVX-512 subsets only inside the functions marked with
 // it; each has the caller obligation that the CPU supports them (the
@@ -878,9 +880,9 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // past the block, a control byte when the table stops at controls, a
 // two-byte scalar of kind FSSIMD_LANE_SLOW, a three-byte scalar of a row
 // that does not fold to itself and a four-byte scalar of another kind.
-// Bytes before it
-// are folded and stored; the scalar part then folds from there until ASCII
-// or a scalar this path folds resumes (or returns to the caller). The stop
+// Bytes before it are folded and stored; the scalar part then folds from
+// there until ASCII or a scalar this path folds resumes (or returns to the
+// caller). The stop
 // never splits a scalar: every lane a lead claims is a continuation byte,
 // which is never the first bad lane (a bad lead is earlier).
 //
@@ -956,10 +958,7 @@ static inline int fssimd_stop_repeats(const uint8_t *lanes, const uint8_t *x) {
   const uint8_t b0 = x[0];
   if (b0 >= 0xC2 && b0 < 0xE0) return 0;
   if (b0 < 0xE0 || b0 >= 0xF0) return 1;
-  const uint32_t row = (uint32_t)(b0 & 0x0F) << 6 | (x[1] & 0x3F);
-  uint16_t number;
-  memcpy(&number, lanes + 6272 + 2 * row, 2);
-  return number == 0 && !(lanes[6144 + (row >> 3)] >> (row & 7) & 1);
+  return !fssimd_blocks_fold_row(lanes, b0, x[1]);
 }
 
 // `contractions`: the table has ASCII contraction starters (a constant in
@@ -1151,7 +1150,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
       const int64_t prefix = (int64_t)_tzcnt_u64(stop);
       i += prefix;
       o += prefix;
-      if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions, 1, 1)) {
+      if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions, 1)) {
         done = 1;
         break;
       }
@@ -1266,11 +1265,11 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     // scalar after it in the block that is two-byte (its kind's continues
     // bit) or ASCII (none continues, unless the table says some may); the
     // rest (three- and four-byte, past the block or past `valid`) are
-    // checked one by one. A contraction of the starter and that scalar whose fold is as
-    // long as the two (a Thai or Lao prevowel and its consonant: "เก" folds
-    // to "กเ") is written into their lanes, with an atomic note before it
-    // and one after it as the scalar part would write; otherwise the scalar
-    // part takes over before the starter.
+    // checked one by one. A contraction of the starter and that scalar
+    // whose fold is as long as the two (a Thai or Lao prevowel and its
+    // consonant: "เก" folds to "กเ") is written into their lanes, with an
+    // atomic note before it and one after it as the scalar part would
+    // write; otherwise the scalar part takes over before the starter.
     const uint64_t before_slow = slow != 0 ? (slow - 1) & ~slow : ~(uint64_t)0;
     const uint64_t checked = starters & valid & before_slow;
     uint64_t unsure = ~valid | three | four | continues;
@@ -1368,7 +1367,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     i += folded;
     const int early = !sparse && folded < FSSIMD_EAGER && fssimd_stop_repeats(lanes, src + i);
     if (early) calm = FSSIMD_CALM;
-    if (!fssimd_fold_scalars(c, &i, &o, &k, !early, contractions, 1, 1)) {
+    if (!fssimd_fold_scalars(c, &i, &o, &k, !early, contractions, 1)) {
       done = 1;
       break;
     }

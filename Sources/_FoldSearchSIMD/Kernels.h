@@ -261,7 +261,7 @@ FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_w
     const int64_t prefix = (int64_t)__builtin_ctz(stop);
     i += prefix;
     o += prefix;
-    if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions, 0, 1)) break;
+    if (!fssimd_fold_scalars(c, &i, &o, &k, 0, contractions, 0)) break;
   }
   s->i = i;
   s->o = o;

@@ -128,28 +128,6 @@ struct JobResult: Sendable {
       case .success(let resolved): target = resolved
       }
     }
-    let input: InputFile
-    // (Counts and file names are printed after the file is read.)
-    switch InputFile.open(path, refusingOutput: options.printsLines) {
-    case .failure(let error):
-      report(error.message)
-      if error.isDirectory && !options.json {
-        // grep reads a directory named as a file as an empty one after its
-        // message: -c counts 0 lines in it, -L lists it.
-        StandardPrinter(
-          options: options, sink: sink, name: display, palette: palette,
-          withFilename: options.withFilename!
-        ).finish(FileStats(), binarySuppressed: false)
-      }
-      return result
-    case .success(let opened): input = opened
-    }
-    defer { input.close() }
-    // (Replaced between the check by name and the opening.)
-    if options.inPlace && (input.info.st_mode & S_IFMT) != S_IFREG {
-      report("\(display): not a regular file, not rewritten")
-      return result
-    }
     let printer: Printer
     var jsonPrinter: JSONPrinter? = nil
     if options.json {
@@ -162,6 +140,25 @@ struct JobResult: Sendable {
       printer = StandardPrinter(
         options: options, sink: sink, name: display, palette: palette,
         withFilename: options.withFilename!)
+    }
+    let input: InputFile
+    // (Counts and file names are printed after the file is read.)
+    switch InputFile.open(path, refusingOutput: options.printsLines) {
+    case .failure(let error):
+      report(error.message)
+      if error.isDirectory && !options.json {
+        // grep reads a directory named as a file as an empty one after its
+        // message: -c counts 0 lines in it, -L lists it.
+        printer.finish(FileStats(), binarySuppressed: false)
+      }
+      return result
+    case .success(let opened): input = opened
+    }
+    defer { input.close() }
+    // (Replaced between the check by name and the opening.)
+    if options.inPlace && (input.info.st_mode & S_IFMT) != S_IFREG {
+      report("\(display): not a regular file, not rewritten")
+      return result
     }
     let rewriter = target.map {
       InPlaceRewriter(
