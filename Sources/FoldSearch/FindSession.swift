@@ -56,6 +56,11 @@ public struct FindSession: Sendable {
   /// last current match, or of the last replacement's end.
   private var anchor = 0
   private var window: Range<Int>?
+  /// Whether the search range collects typing at its end: set when an
+  /// insertion joins an empty range (text typed where the selection's text
+  /// was deleted), kept while the edits go on at the range's end (typing,
+  /// backspacing), cleared by any other edit or by setting the range.
+  private var windowCollectsTyping = false
   /// Type-ahead history: folded needles, each a prefix of the next, with
   /// their occurrences in the folded text.
   private var history: [(needle: [UInt8], occurrences: [MatchScanner.Occurrence])] = []
@@ -171,7 +176,10 @@ public struct FindSession: Sendable {
   /// (as ``FoldedText/matches(of:options:in:)`` does). Edits move the range
   /// with the text around it; an edit inside it grows or shrinks it, and
   /// so does an insertion at its start (also when the range is empty: text
-  /// typed where the selection's text was deleted is searched).
+  /// typed where the selection's text was deleted is searched, character
+  /// after character, backspaces included, for as long as the edits go on
+  /// at its end; typing at the end of a range that was not emptied stays
+  /// outside it).
   ///
   /// ```swift
   /// var session = FindSession(text: "cafe | cafe")
@@ -185,6 +193,7 @@ public struct FindSession: Sendable {
     get { window.map { indexer.range(ofOriginal: $0) } }
     set {
       let count = storage.text.utf8.count
+      windowCollectsTyping = false
       window = newValue.map {
         let lower = min(max(indexer.originalOffset(of: $0.lowerBound), 0), count)
         return lower..<max(lower, min(indexer.originalOffset(of: $0.upperBound), count))
@@ -446,25 +455,41 @@ public struct FindSession: Sendable {
     history = []
     let end = storage.apply(edits)
     if var window {
-      // Walk the edits from the last, so earlier offsets stay valid.
-      for edit in edits.reversed() {
-        let delta = edit.replacement.utf8.count - edit.range.count
-        let a = edit.range.lowerBound
-        let b = edit.range.upperBound
-        let newEnd = a + edit.replacement.utf8.count
-        var lower = window.lowerBound
-        var upper = window.upperBound
-        // An insertion at the range's start joins it (an empty range too:
-        // text typed where the selection was deleted stays inside it).
-        if b <= lower && !(a == b && a == lower) {
-          lower += delta
-          upper += delta
-        } else if a < upper || (a == b && a == lower) {
-          if a < lower { lower = a }
-          upper = b <= upper ? upper + delta : max(lower, newEnd)
+      // Typing goes on at the end of what was typed into an emptied range
+      // (one edit at a time: an insertion, or a deletion within the range,
+      // at its end).
+      var typing = false
+      if windowCollectsTyping, edits.count == 1, let edit = edits.first,
+        edit.range.upperBound == window.upperBound,
+        edit.range.lowerBound >= window.lowerBound
+      {
+        typing = true
+        let upper = window.upperBound - edit.range.count + edit.replacement.utf8.count
+        window = window.lowerBound..<max(window.lowerBound, upper)
+      } else {
+        // Walk the edits from the last, so earlier offsets stay valid.
+        for edit in edits.reversed() {
+          let delta = edit.replacement.utf8.count - edit.range.count
+          let a = edit.range.lowerBound
+          let b = edit.range.upperBound
+          let newEnd = a + edit.replacement.utf8.count
+          var lower = window.lowerBound
+          var upper = window.upperBound
+          // An insertion at the range's start joins it (an empty range too:
+          // text typed where the selection was deleted stays inside it, and
+          // so does the typing after it, above).
+          if b <= lower && !(a == b && a == lower) {
+            lower += delta
+            upper += delta
+          } else if a < upper || (a == b && a == lower) {
+            if a == b && lower == upper && edits.count == 1 { typing = true }
+            if a < lower { lower = a }
+            upper = b <= upper ? upper + delta : max(lower, newEnd)
+          }
+          window = lower..<max(lower, upper)
         }
-        window = lower..<max(lower, upper)
       }
+      windowCollectsTyping = typing
       self.window = window
     }
     return end

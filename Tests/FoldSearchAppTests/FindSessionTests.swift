@@ -111,7 +111,9 @@ struct FindSessionTests {
     #expect(session.searchRange.map { String(session.text[$0]) } == " cafe")
     #expect(session.matches.map { session.text[$0] } == ["cafe"])
     #expect(session.matchByteRanges == [6..<10])
-    // At a non-empty range's start, too; at its end, the insertion stays out.
+    // At a non-empty range's start, too; at the end of a range that was
+    // set (not typed into), the insertion stays out.
+    session.searchRange = session.searchRange
     let end = session.searchRange!.upperBound
     session.replaceSubrange(end..<end, with: "cafe")
     #expect(session.searchRange.map { String(session.text[$0]) } == " cafe")
@@ -119,6 +121,39 @@ struct FindSessionTests {
     session.replaceSubrange(start..<start, with: "café")
     #expect(session.searchRange.map { String(session.text[$0]) } == "café cafe")
     #expect(session.matchCount == 2)
+  }
+
+  @Test func typingIntoAnEmptiedRangeKeepsJoiningIt() {
+    // Found by review: typed one character at a time, only the first joined
+    // the emptied range (pasted at once, all of it did).
+    func offset(_ session: FindSession, _ n: Int) -> String.Index {
+      session.text.utf8.index(session.text.utf8.startIndex, offsetBy: n)
+    }
+    var session = FindSession(text: "a café | cafe")
+    session.searchRange = offset(session, 2)..<offset(session, 7)
+    session.query = "cafe"
+    #expect(session.matchCount == 1)
+    session.replaceSubrange(offset(session, 2)..<offset(session, 7), with: "")
+    #expect(session.matchCount == 0)
+    var caret = offset(session, 2)
+    for character in ["c", "a", "x"] {
+      caret = session.replaceSubrange(caret..<caret, with: character).upperBound
+    }
+    // A backspace at the end, then typing on.
+    session.replaceSubrange(session.text.index(before: caret)..<caret, with: "")
+    caret = offset(session, 4)
+    for character in ["f", "é"] {
+      caret = session.replaceSubrange(caret..<caret, with: character).upperBound
+    }
+    #expect(session.text == "a café | cafe")
+    #expect(session.searchRange.map { String(session.text[$0]) } == "café")
+    #expect(session.matchByteRanges == [2..<7])
+    // Typing elsewhere ends it: back at the range's end, text stays out.
+    let far = session.text.endIndex
+    session.replaceSubrange(far..<far, with: "!")
+    let end = session.searchRange!.upperBound
+    session.replaceSubrange(end..<end, with: "s")
+    #expect(session.searchRange.map { String(session.text[$0]) } == "café")
   }
 
   @Test func canonicallyEqualQueriesThatFoldApartSearchAgain() {
