@@ -433,7 +433,10 @@ package final class FoldTable: Sendable {
       if entry.isContractionStarter {
         continue  // slow: the general path tries the contractions
       } else if entry.isIdentity {
-        self.twoByte[index] = TwoByte.identity
+        // Its own two bytes too, so that the kernel's scalar part folds it
+        // as any other fold of two bytes (one test for both).
+        let bytes = UInt64(0xC0 | value >> 6) | UInt64(0x80 | value & 0x3F) << 8
+        self.twoByte[index] = TwoByte.identity | TwoByte.pack(bytes: bytes, length: 2, atomic: false)
       } else if entry.isIgnorable {
         self.twoByte[index] = TwoByte.ignorable
       } else if entry.length <= 4 {
@@ -523,7 +526,8 @@ package final class FoldTable: Sendable {
   /// bytes (first byte lowest), bits 32–34 their count, then flags.
   package enum TwoByte {
     package static let atomicBit: UInt64 = 1 << 36
-    /// The scalar folds to itself.
+    /// The scalar folds to itself (its entry also holds its two bytes, with
+    /// length 2).
     package static let identity: UInt64 = 1 << 37
     /// The scalar is skipped.
     package static let ignorable: UInt64 = 1 << 38

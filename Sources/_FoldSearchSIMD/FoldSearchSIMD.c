@@ -459,9 +459,12 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
     if (b0 < 0xE0) {
       if (b0 < 0xC2) break;
       const uint64_t packed = s->two_byte[(b0 & 0x1F) << 6 | (b1 & 0x3F)];
-      if (packed & FSSIMD_TWO_BYTE_IDENTITY) {
-        dst[o] = b0;
-        dst[o + 1] = b1;
+      if ((packed & FSSIMD_TWO_BYTE_PLAIN_MASK) == (uint64_t)2 << 32) {
+        // Two bytes to two bytes, no note: identity (whose entry holds its
+        // own bytes) and case pairs alike, so that Greek or Cyrillic text
+        // takes this branch for lower- and uppercase letters both.
+        const uint32_t bytes = (uint32_t)packed;
+        memcpy(dst + o, &bytes, 4);
         i += 2;
         o += 2;
         continue;

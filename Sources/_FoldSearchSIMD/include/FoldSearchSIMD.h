@@ -246,6 +246,12 @@ int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes,
 #define FSSIMD_TWO_BYTE_IDENTITY ((uint64_t)1 << 37)
 #define FSSIMD_TWO_BYTE_IGNORABLE ((uint64_t)1 << 38)
 #define FSSIMD_TWO_BYTE_SLOW ((uint64_t)1 << 39)
+/// The length and the flags that change how a fold is written: a packed
+/// fold with exactly length 2 in these bits writes its two bytes and no
+/// note (FSSIMD_TWO_BYTE_IDENTITY folds hold their own bytes, length 2).
+#define FSSIMD_TWO_BYTE_PLAIN_MASK                                                   \
+  ((uint64_t)7 << 32 | FSSIMD_TWO_BYTE_ATOMIC | FSSIMD_TWO_BYTE_IGNORABLE | \
+   FSSIMD_TWO_BYTE_SLOW)
 
 /// The folds laid out for the AVX-512 fold kernel, which looks them up 64 at
 /// a time with byte permutes (fssimd_fold_lanes_size bytes):
