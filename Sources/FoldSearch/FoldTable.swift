@@ -436,7 +436,8 @@ package final class FoldTable: Sendable {
         // Its own two bytes too, so that the kernel's scalar part folds it
         // as any other fold of two bytes (one test for both).
         let bytes = UInt64(0xC0 | value >> 6) | UInt64(0x80 | value & 0x3F) << 8
-        self.twoByte[index] = TwoByte.identity | TwoByte.pack(bytes: bytes, length: 2, atomic: false)
+        self.twoByte[index] =
+          TwoByte.identity | TwoByte.pack(bytes: bytes, length: 2, atomic: false)
       } else if entry.isIgnorable {
         self.twoByte[index] = TwoByte.ignorable
       } else if entry.length <= 4 {
