@@ -354,6 +354,13 @@ package enum CollationFold {
     locale.withCString({ fsicu_collation_valid_locale($0) }) >= 0
   }
 
+  /// Whether ICU opens `locale`'s collator as the name asks: not when it
+  /// fails on a keyword (`en-u-ka-shiftd`) nor when it would fall back on
+  /// a collation type it does not have (`de-u-co-phonebok`).
+  package static func opensAsAsked(locale: String) -> Bool {
+    locale.withCString({ fsicu_collation_locale_opens($0) }) == 1
+  }
+
   /// Whether ICU knows the language of `locale` (root and und included):
   /// ICU opens a collator for any name, falling back to root, so a typo
   /// ("dk" for "da") would fold as root.

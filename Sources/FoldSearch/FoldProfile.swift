@@ -63,7 +63,8 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
               || "_-@=;".unicodeScalars.contains($0))
         })
       else { return nil }
-      guard CollationFold.isSupported(locale: locale), CollationFold.knowsLanguage(of: locale)
+      guard CollationFold.isSupported(locale: locale), CollationFold.knowsLanguage(of: locale),
+        CollationFold.opensAsAsked(locale: locale)
       else { return nil }
       self = .collation(locale: locale)
     } else {

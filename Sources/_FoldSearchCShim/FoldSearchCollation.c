@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unicode/ucol.h>
+#include <unicode/uenum.h>
 #include <unicode/uloc.h>
 #include <unicode/ucoleitr.h>
 #include <unicode/uset.h>
@@ -118,6 +119,43 @@ int32_t fsicu_locale_language_known(const char *locale) {
   // ICU's ISO 639 tables: "" for a language it does not know ("xx", "dk").
   const char *iso3 = uloc_getISO3Language(id);
   return iso3 && iso3[0] ? 1 : 0;
+}
+
+int32_t fsicu_collation_locale_opens(const char *locale) {
+  if (!locale || !*locale) return 1;
+  if (strlen(locale) >= FSICU_LOCALE_MAX) return 0;
+  // Keywords ICU cannot apply (en-u-ka-shiftd, en-u-ks-level9) fail here.
+  UErrorCode status = U_ZERO_ERROR;
+  UCollator *collator = ucol_open(locale, &status);
+  if (collator) ucol_close(collator);
+  if (U_FAILURE(status)) return 0;
+  // A collation type ICU does not have (de-u-co-phonebok) opens the
+  // locale's standard collation without an error: check the type against
+  // the ones ICU has.
+  char id[FSICU_LOCALE_MAX];
+  int32_t parsed = 0;
+  status = U_ZERO_ERROR;
+  uloc_forLanguageTag(locale, id, (int32_t)sizeof id, &parsed, &status);
+  if (U_FAILURE(status) || parsed != (int32_t)strlen(locale) || id[0] == 0) {
+    strncpy(id, locale, sizeof id - 1);
+    id[sizeof id - 1] = 0;
+  }
+  char type[FSICU_LOCALE_MAX];
+  status = U_ZERO_ERROR;
+  const int32_t length =
+      uloc_getKeywordValue(id, "collation", type, (int32_t)sizeof type, &status);
+  if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return 0;
+  if (length == 0) return 1;
+  status = U_ZERO_ERROR;
+  UEnumeration *types = ucol_getKeywordValuesForLocale("collation", id, 0, &status);
+  if (U_FAILURE(status) || !types) return 0;
+  int32_t known = 0;
+  const char *value;
+  while (!known && (value = uenum_next(types, NULL, &status)) != NULL && U_SUCCESS(status)) {
+    known = strcmp(value, type) == 0;
+  }
+  uenum_close(types);
+  return known;
 }
 
 int32_t fsicu_collation_normalizes(const char *locale) {

@@ -25,7 +25,8 @@ let usage = """
                           several queries); all queries are found in one pass and
                           their matches merged leftmost first, never overlapping
     -f, --file=FILE       read queries from FILE, one per line (blank lines are
-                          skipped; an empty FILE matches nothing)
+                          skipped, an error when all are; an empty FILE matches
+                          nothing)
     -w, --word-regexp     only matches whose neighbouring characters are not
                           letters, digits, underscore or combining marks (a mark
                           belongs to the letter it follows)
@@ -174,7 +175,8 @@ func parseNumber(_ text: String, for option: String) -> Int {
   return value
 }
 
-/// Reads the queries of a -f FILE: one per line, blank lines skipped.
+/// Reads the queries of a -f FILE: one per line (the matcher skips blank
+/// ones).
 func readQueryFile(_ path: String) -> [String] {
   let fd: Int32 = path == "-" ? 0 : path.withFileName { open($0, O_RDONLY) }
   guard fd >= 0 else { fail("\(path): \(String(cString: strerror(errno)))") }
@@ -188,11 +190,24 @@ func readQueryFile(_ path: String) -> [String] {
     if n == 0 { break }
     bytes.append(contentsOf: buffer[0..<n])
   }
-  // (Lines that fold to nothing under the profile are skipped by the
-  // matcher.)
-  return splitQueries(String(decoding: bytes, as: UTF8.self)).filter {
-    !$0.allSatisfy(\.isWhitespace)
+  // An empty FILE has no queries (it matches nothing, as in grep); the
+  // newline that ends the last line starts none. Blank lines are kept: the
+  // matcher skips empty queries beside others, and a FILE of nothing but
+  // blank lines is an empty query (an error), as one given with -e is.
+  if bytes.isEmpty { return [] }
+  var queries = splitQueries(queryText(bytes, from: path))
+  if bytes.last == UInt8(ascii: "\n") { queries.removeLast() }
+  return queries
+}
+
+/// The queries' bytes as text; a clear error when they are not UTF-8 (as
+/// U+FFFD, an ill-formed byte would find every ill-formed byte and every
+/// U+FFFD of the input).
+func queryText(_ bytes: some Collection<UInt8>, from source: String) -> String {
+  guard let text = String(validating: bytes, as: UTF8.self) else {
+    fail("\(source): query is not valid UTF-8")
   }
+  return text
 }
 
 /// A query with newlines is several queries (as in grep); a CR before a
@@ -203,10 +218,10 @@ func splitQueries(_ text: String) -> [String] {
   }
 }
 
-/// The text of an argument (its ill-formed bytes, carried as FileName
-/// escapes, as U+FFFD).
+/// The text of a query argument (its bytes are carried as FileName escapes
+/// when they are not UTF-8: then an error, see queryText).
 func argumentText(_ argument: String) -> String {
-  String(decoding: FileName.bytes(argument), as: UTF8.self)
+  queryText(FileName.bytes(argument), from: "QUERY")
 }
 
 func parse(_ arguments: [String], environment: (String) -> String?) -> Options {

@@ -25,6 +25,18 @@ func environment(_ name: String) -> String? {
 }
 
 let processStart = monotonicNanoseconds()
+// A standard stream the caller closed (`foldgrep q f >&-`) gets /dev/null
+// opened the wrong way round on it, so that using it still fails as a
+// closed one would (a write error; standard input unreadable) and no file
+// the search opens takes its number: the first input would otherwise
+// become descriptor 1 and be refused as "also the output" (review helper).
+for stream: Int32 in 0...2 where fcntl(stream, F_GETFD) == -1 && errno == EBADF {
+  let fd = open("/dev/null", stream == 0 ? O_WRONLY : O_RDONLY)
+  if fd >= 0 && fd != stream {
+    _ = dup2(fd, stream)
+    _ = close(fd)
+  }
+}
 // Chunks are allocated and freed for every 8 MiB read: keep them on the heap
 // instead of fresh mmaps whose pages fault in again each time.
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32

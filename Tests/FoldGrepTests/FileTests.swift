@@ -207,6 +207,24 @@ struct FileTests {
         + "foldgrep: f: input file is also the output\n")
   }
 
+  /// With standard output closed, the first input took descriptor 1 and was
+  /// refused as "also the output" (review helper): a write error instead,
+  /// and a closed standard input is unreadable, as in grep.
+  @Test func closedStandardStreams() throws {
+    let scratch = try Scratch()
+    let script = """
+      cd "$1" && printf 'cafe\n' > a.txt &&
+      { "$0" cafe a.txt >&-; echo "out $?"; } &&
+      { "$0" cafe <&-; echo "in $?"; } &&
+      { "$0" cafe a.txt 2>&-; echo "err $?"; }
+      """
+    let (out, err, _) = try Self.shell(script, in: scratch)
+    #expect(out == "out 2\nin 2\ncafe\nerr 0\n")
+    #expect(
+      err == "foldgrep: write error: Bad file descriptor\n"
+        + "foldgrep: (standard input): Bad file descriptor\n")
+  }
+
   /// Runs `script` with /bin/sh, `$0` the foldgrep binary and `$1` the
   /// scratch directory: its standard output, standard error and status.
   static func shell(_ script: String, in scratch: Scratch) throws -> (String, String, Int32) {

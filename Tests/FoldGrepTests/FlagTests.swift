@@ -139,6 +139,26 @@ struct FlagTests {
     #expect(both.out == "3\n")
   }
 
+  /// A -f FILE of blank lines only is an empty query, an error as one given
+  /// with -e is (it exited 1 in silence; review helper); a query that is
+  /// not UTF-8 is an error too (as U+FFFD it found every ill-formed byte).
+  @Test func blankOrIllFormedQueriesAreErrors() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    for (name, bytes) in [("blank", Array("\n\n".utf8)), ("spaces", Array("  \n\t\n".utf8))] {
+      let run = try FoldGrepTests.run(["-f", try scratch.file(name, bytes)], stdin: Self.input)
+      #expect(run.status == 2)
+      #expect(run.stderr.contains("empty query"))
+    }
+    let latin1 = try scratch.file("latin1", Array("caf".utf8) + [0xE9, 0x0A])
+    let fromFile = try FoldGrepTests.run(["-f", latin1], stdin: Self.input)
+    #expect(fromFile.status == 2)
+    #expect(fromFile.stderr.contains("not valid UTF-8"))
+    let script = #""$0" -e "$(printf 'caf\351')" "$1/latin1"; echo "status $?""#
+    let (out, err, _) = try FileTests.shell(script, in: scratch)
+    #expect(out == "status 2\n")
+    #expect(err.contains("QUERY: query is not valid UTF-8"))
+  }
+
   /// A -f FILE with CRLF line ends ("\r\n" is one Character: the file was
   /// one query) and with a private-use scalar of Plane 16 (read as a file
   /// name's escape, it became U+FFFD).

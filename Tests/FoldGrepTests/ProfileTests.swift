@@ -52,7 +52,12 @@ struct ProfileTests {
 
   /// ICU opens a collator for any name, falling back to root: a typo
   /// ("dk" for "da") searched with root collation without a word.
-  @Test(arguments: ["xx", "dk", "123"])
+  /// So does a keyword ICU cannot apply, or a collation type it does not
+  /// have, which it would fold as the plain locale (review helper).
+  @Test(arguments: [
+    "xx", "dk", "123", "en-u-ka-shiftd", "en-u-ks-level9", "en-u-kr-latn-latn",
+    "de-u-co-phonebok", "de@collation=phonebok",
+  ])
   func rejectsALocaleICUDoesNotKnow(_ locale: String) throws {
     let run = try FoldGrepTests.run(
       ["--profile", "collation:\(locale)", "a"], stdin: Array("a\n".utf8))

@@ -81,6 +81,12 @@ import _FoldSearchTestSupport
     // ASCII controls have no primary weight: skipped, as usearch does.
     #expect(FoldedText("a\u{1}b", profile: .collation).byteRanges(of: "ab") == [0..<3])
     #expect(FoldProfile(argument: "collation:da") == .collation(locale: "da"))
+    // Keywords and collation types as ICU has them, and typos of them.
+    #expect(FoldProfile(argument: "collation:de-u-co-phonebk") != nil)
+    #expect(FoldProfile(argument: "collation:de@collation=phonebook") != nil)
+    #expect(FoldProfile(argument: "collation:en-u-ka-shifted") != nil)
+    #expect(FoldProfile(argument: "collation:de-u-co-phonebok") == nil)
+    #expect(FoldProfile(argument: "collation:en-u-ka-shiftd") == nil)
     #expect(FoldProfile(argument: "collation") == .collation)
     #expect(FoldProfile(argument: "foundation") == .foundation)
   }

@@ -164,6 +164,13 @@ enum {
 /// root, -1 if no collator can be opened.
 int32_t fsicu_collation_valid_locale(const char *locale);
 
+/// 1 if ICU opens `locale`'s collator as the name asks ("" and NULL: root),
+/// 0 if not: ICU fails on a keyword it cannot apply (en-u-ka-shiftd,
+/// en-u-ks-level9) and falls back silently on a collation type it does not
+/// have (de-u-co-phonebok, de@collation=phonebok), which this rejects too;
+/// names of 64 bytes or more are rejected.
+int32_t fsicu_collation_locale_opens(const char *locale);
+
 /// 1 if ICU knows the language of `locale` (an ICU locale ID or a BCP 47
 /// tag; root, und, "" and NULL included), 0 if not ("xx", "dk", "123"): ICU
 /// opens a collator for any name, falling back to root.
