@@ -39,10 +39,44 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
   /// locale ID such as "da", "sv", "es", "tr"); "" or "root" is the root
   /// collation. A locale without a tailoring of its own gets the root
   /// collation. Turkish ("tr") folds I to ı and İ to i, as its collation
-  /// says.
+  /// says. A name ICU cannot open as asked folds as root (or as the plain
+  /// locale); check a name from outside with ``init(collationLocale:)``.
   public static func collation(locale: String) -> FoldProfile {
     let canonical = locale == "root" ? "" : locale.replacingHyphens()
     return FoldProfile(kind: .collation(locale: canonical))
+  }
+
+  /// ``collation(locale:)`` for a locale name from outside (a setting, a
+  /// command line), checked first: nil when ICU does not know its language
+  /// ("xx", or "dk" for "da"), cannot apply one of its keywords
+  /// ("en-u-ka-shiftd"), does not have its collation type
+  /// ("de-u-co-phonebok"), or the name is not a plain ASCII locale ID of
+  /// under 60 bytes. ``collation(locale:)`` itself folds such a name with
+  /// root collation, or the plain locale, as ICU opens it, and keeps a
+  /// table for each name it is given.
+  ///
+  /// ```swift
+  /// FoldProfile(collationLocale: "da")   // .collation(locale: "da")
+  /// FoldProfile(collationLocale: "dk")   // nil
+  /// FoldProfile(collationLocale: "")     // .collation (root)
+  /// ```
+  ///
+  /// - Complexity: opens ICU's collator for the name once (cached).
+  public init?(collationLocale locale: String) {
+    if locale.isEmpty || locale == "root" {
+      self = .collation
+      return
+    }
+    guard locale.utf8.count < 60,
+      locale.unicodeScalars.allSatisfy({
+        $0.isASCII
+          && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+            || "_-@=;".unicodeScalars.contains($0))
+      }),
+      CollationFold.isSupported(locale: locale), CollationFold.knowsLanguage(of: locale),
+      CollationFold.opensAsAsked(locale: locale)
+    else { return nil }
+    self = .collation(locale: locale)
   }
 
   /// Parses `foundation`, `collation` or `collation:LOCALE` (as `foldgrep
@@ -56,17 +90,10 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
       self = .collation
     } else if argument.hasPrefix("collation:") {
       let locale = String(argument.dropFirst("collation:".count))
-      guard !locale.isEmpty, locale.utf8.count < 60,
-        locale.unicodeScalars.allSatisfy({
-          $0.isASCII
-            && ($0.properties.isAlphabetic || $0.properties.numericType != nil
-              || "_-@=;".unicodeScalars.contains($0))
-        })
-      else { return nil }
-      guard CollationFold.isSupported(locale: locale), CollationFold.knowsLanguage(of: locale),
-        CollationFold.opensAsAsked(locale: locale)
-      else { return nil }
-      self = .collation(locale: locale)
+      guard !locale.isEmpty, let profile = FoldProfile(collationLocale: locale) else {
+        return nil
+      }
+      self = profile
     } else {
       return nil
     }

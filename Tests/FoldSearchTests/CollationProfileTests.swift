@@ -87,6 +87,14 @@ import _FoldSearchTestSupport
     #expect(FoldProfile(argument: "collation:en-u-ka-shifted") != nil)
     #expect(FoldProfile(argument: "collation:de-u-co-phonebok") == nil)
     #expect(FoldProfile(argument: "collation:en-u-ka-shiftd") == nil)
+    #expect(FoldProfile(collationLocale: "da") == .collation(locale: "da"))
+    #expect(FoldProfile(collationLocale: "") == .collation)
+    #expect(FoldProfile(collationLocale: "root") == .collation)
+    for bad in [
+      "dk", "xx", "de-u-co-phonebok", "en-u-ka-shiftd", "sv\0x", String(repeating: "a", count: 100),
+    ] {
+      #expect(FoldProfile(collationLocale: bad) == nil, "\(bad)")
+    }
     #expect(FoldProfile(argument: "collation") == .collation)
     #expect(FoldProfile(argument: "foundation") == .foundation)
   }
