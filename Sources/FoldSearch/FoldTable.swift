@@ -356,8 +356,10 @@ package final class FoldTable: Sendable {
     _ = self.stage1.initialize(from: stage1)
     self.stage2 = .allocate(capacity: blocks.count * 256)
     _ = self.stage2.initialize(from: blocks.joined())
-    self.pool = .allocate(capacity: max(pool.count, 1))
-    _ = self.pool.initialize(from: pool)
+    // Eight bytes of slack: the fold kernel copies a fold of up to eight
+    // bytes as one word (fssimd_fold_state.pool).
+    self.pool = .allocate(capacity: pool.count + 8)
+    _ = self.pool.initialize(from: pool + [UInt8](repeating: 0, count: 8))
     self.asciiFold = .allocate(capacity: 128)
     for b in 0..<128 {
       // Meaningful only when ASCII folds by plain lowercasing (see below);

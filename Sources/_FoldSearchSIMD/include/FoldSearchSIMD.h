@@ -429,7 +429,7 @@ typedef struct {
 /// byte of every fold in the tables, and o <= i × E; 0 <= i <= count; the
 /// tables point to 2048 and 128 readable entries (every packed length
 /// <= 4), to a two-stage table whose entries for U+0080...U+FFFF are
-/// readable with their pool bytes, to 1024 continuation words and, at
+/// readable with their pool bytes (and eight bytes from each fold's offset), to 1024 continuation words and, at
 /// FSSIMD_LEVEL_AVX512, to the lanes fssimd_fold_lanes made from the same
 /// tables; `ascii_contraction_nibbles` is NULL or points to 32 readable
 /// bytes, and the stage-two entries of U+0000...U+007F are readable too
