@@ -433,7 +433,19 @@ package final class FoldTable: Sendable {
         rawValue: self.stage2[Int(self.stage1[Int(value >> 8)]) << 8 | Int(value & 0xFF)])
       let index = Int((value >> 6) & 0x1F) << 6 | Int(value & 0x3F)
       if entry.isContractionStarter {
-        continue  // slow: the general path tries the contractions
+        // Slow: the general path tries the contractions. A starter with a
+        // fold of its own also carries it (`TwoByte.starter`), which the
+        // C kernel's scalar part writes when the scalar after it continues
+        // no contraction (Cyrillic е, и, о under collation, Arabic alef).
+        let own = Entry(rawValue: entry.rawValue & ~Entry.starterBit)
+        if !entry.isContextual && !entry.isIgnorable && own.length >= 1 && own.length <= 4 {
+          var bytes: UInt64 = 0
+          for k in 0..<own.length { bytes |= UInt64(self.pool[own.offset + k]) << (8 * k) }
+          self.twoByte[index] =
+            TwoByte.slow | TwoByte.starter
+            | TwoByte.pack(bytes: bytes, length: own.length, atomic: own.isAtomic)
+        }
+        continue
       } else if entry.isIdentity {
         // Its own two bytes too, so that the kernel's scalar part folds it
         // as any other fold of two bytes (one test for both).
@@ -537,6 +549,9 @@ package final class FoldTable: Sendable {
     /// Not packed (a fold longer than four bytes, or a contraction starter):
     /// take the two-stage table's entry.
     package static let slow: UInt64 = 1 << 39
+    /// With ``slow``: a contraction starter whose own fold (when no
+    /// contraction follows) is packed here.
+    package static let starter: UInt64 = 1 << 40
 
     static func pack(bytes: UInt64, length: Int, atomic: Bool) -> UInt64 {
       bytes | UInt64(length) << 32 | (atomic ? atomicBit : 0)

@@ -489,12 +489,17 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
       }
       if (k > last_note) break;
       if (packed & FSSIMD_TWO_BYTE_SLOW) {
-        // A contraction starter or a fold longer than four bytes: the
-        // two-stage table's entry.
-        value = (uint32_t)(b0 & 0x1F) << 6 | (b1 & 0x3F);
-        entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
-        width = 2;
-        goto general;
+        // A contraction starter that a scalar continuing none follows folds
+        // alone, as packed (FSSIMD_TWO_BYTE_STARTER); otherwise, or for a
+        // fold longer than four bytes, the two-stage table's entry.
+        int64_t next_width;
+        if (!(packed & FSSIMD_TWO_BYTE_STARTER) || i + 5 > n ||
+            fssimd_continuation_at(src, s->continuations, i + 2, &next_width) != 0) {
+          value = (uint32_t)(b0 & 0x1F) << 6 | (b1 & 0x3F);
+          entry = s->stage2[(uint32_t)s->stage1[value >> 8] << 8 | (value & 0xFF)];
+          width = 2;
+          goto general;
+        }
       }
       if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
         i += 2;

@@ -246,6 +246,9 @@ int64_t fssimd_map_encode_notes_at(int32_t level, const fssimd_fold_note *notes,
 #define FSSIMD_TWO_BYTE_IDENTITY ((uint64_t)1 << 37)
 #define FSSIMD_TWO_BYTE_IGNORABLE ((uint64_t)1 << 38)
 #define FSSIMD_TWO_BYTE_SLOW ((uint64_t)1 << 39)
+/// With FSSIMD_TWO_BYTE_SLOW: a contraction starter, its own fold packed
+/// (used when the scalar after it continues no contraction).
+#define FSSIMD_TWO_BYTE_STARTER ((uint64_t)1 << 40)
 /// The length and the flags that change how a fold is written: a packed
 /// fold with exactly length 2 in these bits writes its two bytes and no
 /// note (FSSIMD_TWO_BYTE_IDENTITY folds hold their own bytes, length 2).
