@@ -455,39 +455,31 @@ public struct FindSession: Sendable {
     history = []
     let end = storage.apply(edits)
     if var window {
-      // Typing goes on at the end of what was typed into an emptied range
-      // (one edit at a time: an insertion, or a deletion within the range,
-      // at its end).
+      let single = edits.count == 1
       var typing = false
-      if windowCollectsTyping, edits.count == 1, let edit = edits.first,
-        edit.range.upperBound == window.upperBound,
-        edit.range.lowerBound >= window.lowerBound
-      {
-        typing = true
-        let upper = window.upperBound - edit.range.count + edit.replacement.utf8.count
-        window = window.lowerBound..<max(window.lowerBound, upper)
-      } else {
-        // Walk the edits from the last, so earlier offsets stay valid.
-        for edit in edits.reversed() {
-          let delta = edit.replacement.utf8.count - edit.range.count
-          let a = edit.range.lowerBound
-          let b = edit.range.upperBound
-          let newEnd = a + edit.replacement.utf8.count
-          var lower = window.lowerBound
-          var upper = window.upperBound
-          // An insertion at the range's start joins it (an empty range too:
-          // text typed where the selection was deleted stays inside it, and
-          // so does the typing after it, above).
-          if b <= lower && !(a == b && a == lower) {
-            lower += delta
-            upper += delta
-          } else if a < upper || (a == b && a == lower) {
-            if a == b && lower == upper && edits.count == 1 { typing = true }
-            if a < lower { lower = a }
-            upper = b <= upper ? upper + delta : max(lower, newEnd)
-          }
-          window = lower..<max(lower, upper)
+      // Walk the edits from the last, so earlier offsets stay valid.
+      for edit in edits.reversed() {
+        let delta = edit.replacement.utf8.count - edit.range.count
+        let a = edit.range.lowerBound
+        let b = edit.range.upperBound
+        let newEnd = a + edit.replacement.utf8.count
+        var lower = window.lowerBound
+        var upper = window.upperBound
+        // Typing goes on at the end of what was typed into an emptied range
+        // (one edit: an insertion there, or a deletion within the range up
+        // to its end).
+        let continuesTyping = windowCollectsTyping && single && b == upper && a >= lower
+        // An insertion at the range's start joins it (an empty range too:
+        // text typed where the selection was deleted stays inside it).
+        if b <= lower && !(a == b && a == lower) {
+          lower += delta
+          upper += delta
+        } else if a < upper || (a == b && a == lower) || continuesTyping {
+          if continuesTyping || (single && a == b && lower == upper) { typing = true }
+          if a < lower { lower = a }
+          upper = b <= upper ? upper + delta : max(lower, newEnd)
         }
+        window = lower..<max(lower, upper)
       }
       windowCollectsTyping = typing
       self.window = window

@@ -439,11 +439,7 @@ package final class FoldTable: Sendable {
         // no contraction (Cyrillic е, и, о under collation, Arabic alef).
         let own = Entry(rawValue: entry.rawValue & ~Entry.starterBit)
         if !entry.isContextual && !entry.isIgnorable && own.length >= 1 && own.length <= 4 {
-          var bytes: UInt64 = 0
-          for k in 0..<own.length { bytes |= UInt64(self.pool[own.offset + k]) << (8 * k) }
-          self.twoByte[index] =
-            TwoByte.slow | TwoByte.starter
-            | TwoByte.pack(bytes: bytes, length: own.length, atomic: own.isAtomic)
+          self.twoByte[index] = TwoByte.slow | TwoByte.starter | TwoByte.pack(own, from: self.pool)
         }
         continue
       } else if entry.isIdentity {
@@ -455,10 +451,7 @@ package final class FoldTable: Sendable {
       } else if entry.isIgnorable {
         self.twoByte[index] = TwoByte.ignorable
       } else if entry.length <= 4 {
-        var bytes: UInt64 = 0
-        for k in 0..<entry.length { bytes |= UInt64(self.pool[entry.offset + k]) << (8 * k) }
-        self.twoByte[index] = TwoByte.pack(
-          bytes: bytes, length: entry.length, atomic: entry.isAtomic)
+        self.twoByte[index] = TwoByte.pack(entry, from: self.pool)
       }
     }
     self.foldLanes = .allocate(
@@ -555,6 +548,14 @@ package final class FoldTable: Sendable {
 
     static func pack(bytes: UInt64, length: Int, atomic: Bool) -> UInt64 {
       bytes | UInt64(length) << 32 | (atomic ? atomicBit : 0)
+    }
+
+    /// The packed fold of `entry` (at most four bytes), its bytes read from
+    /// `pool`.
+    static func pack(_ entry: Entry, from pool: UnsafeMutableBufferPointer<UInt8>) -> UInt64 {
+      var bytes: UInt64 = 0
+      for k in 0..<entry.length { bytes |= UInt64(pool[entry.offset + k]) << (8 * k) }
+      return pack(bytes: bytes, length: entry.length, atomic: entry.isAtomic)
     }
   }
 

@@ -432,12 +432,13 @@ typedef struct {
 /// byte of every fold in the tables, and o <= i × E; 0 <= i <= count; the
 /// tables point to 2048 and 128 readable entries (every packed length
 /// <= 4), to a two-stage table whose entries for U+0080...U+FFFF are
-/// readable with their pool bytes (and eight bytes from each fold's offset), to 1024 continuation words and, at
-/// FSSIMD_LEVEL_AVX512, to the lanes fssimd_fold_lanes made from the same
-/// tables; `ascii_contraction_nibbles` is NULL or points to 32 readable
-/// bytes, and the stage-two entries of U+0000...U+007F are readable too
-/// when it is set; `notes` points to `note_capacity` >= 2 writable slots,
-/// note_count <= note_capacity; `level` as for fssimd_find_short_collect.
+/// readable with their pool bytes (and eight bytes from each fold's
+/// offset), to 1024 continuation words and, at FSSIMD_LEVEL_AVX512, to
+/// the lanes fssimd_fold_lanes made from the same tables;
+/// `ascii_contraction_nibbles` is NULL or points to 32 readable bytes, and
+/// the stage-two entries of U+0000...U+007F are readable too when it is set;
+/// `notes` points to `note_capacity` >= 2 writable slots, note_count <=
+/// note_capacity; `level` as for fssimd_find_short_collect.
 void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
 /// What makes a raw UTF-8 byte position a candidate for a one-shot search
