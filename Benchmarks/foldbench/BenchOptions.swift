@@ -39,7 +39,7 @@ struct BenchOptions {
                 search it replaces
     and the Foundation reference loop, ICU usearch (root, primary strength),
     the ICU fold pipeline + Horspool, Horspool / Two-Way / glibc memmem over the
-    pre-folded bytes, and memcpy of the input.
+    pre-folded bytes, memcpy of the input, and memchr over the folded bytes.
 
     Figures are MB/s of original bytes: median of N runs [min–max], and the
     ratio to the Foundation reference in the same run. Slow peers (the

@@ -81,6 +81,13 @@ enum Peers {
     }
   }
 
+  /// glibc `memmem` for the one byte 0xFF, which no UTF-8 holds, over
+  /// `bytes` (it calls `memchr`): one read of them all, the floor for any
+  /// search over them on one core. Returns the occurrences (none, for folded
+  /// text). Through the C shim, so that the compiler cannot hoist the read
+  /// out of a timing loop (`memchr` is declared pure).
+  static func readAll(_ bytes: [UInt8]) -> Int { memmemCount([0xFF], in: bytes) }
+
   /// `memcpy` of the input: the floor for writing any folded copy.
   static func copy(_ bytes: [UInt8], into scratch: inout [UInt8]) -> Int {
     scratch.withUnsafeMutableBytes { out in

@@ -65,6 +65,12 @@ guard sequentialFolded.foldedBytes == folded.foldedBytes,
 else { fail("the parallel fold differs from the sequential one") }
 var scratch = [UInt8](repeating: 0, count: bytes.count)
 let (copyTime, _) = measure(bytes: bytes.count, runs: runs) { Peers.copy(bytes, into: &scratch) }
+// One read of the folded bytes (MB/s of the original's bytes, as the search
+// rows): what a one-thread search over them cannot beat.
+let (readTime, unread) = measure(bytes: bytes.count, runs: runs) {
+  Peers.readAll(folded.foldedBytes)
+}
+guard unread == 0 else { fail("the folded bytes hold \(unread) bytes 0xFF") }
 let (pipelineTime, _) = measure(bytes: slice.count, runs: runs) { Peers.pipelineFold(slice) }
 let collationStart = now()
 _ = FoldProfile.collation.table
@@ -93,6 +99,7 @@ report.wholeText = [
   ("fold, collation profile", collationFoldTime),
   ("fold, collation profile, one thread", collationSequentialTime),
   ("memcpy of the input", copyTime),
+  ("memchr over the folded bytes (one read)", readTime),
   ("ICU fold pipeline (no map)\(slice.count < bytes.count ? ", slice" : "")", pipelineTime),
 ]
 report.notes.append(

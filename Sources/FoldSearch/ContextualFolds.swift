@@ -43,12 +43,22 @@ package struct ContextualFolds: @unchecked Sendable {
   }
 
   // SAFETY (the buffers): allocated in `init`, fully written before it
-  // returns, never written again and never freed (a fold table lives for
-  // the whole process), so sharing them across threads is sound.
+  // returns, never written again (so sharing them across threads is sound),
+  // and freed by the FoldTable that owns this value, in its `deinit`, after
+  // its last use (`deallocate()`).
   let bytes: UnsafeMutableBufferPointer<UInt8>
   let rules: UnsafeMutableBufferPointer<Rule>
   let starts: UnsafeMutableBufferPointer<Int32>
   let alone: UnsafeMutableBufferPointer<Rule>
+
+  /// Frees the buffers. Only the owning FoldTable's `deinit` calls it; no
+  /// copy of this value may be used after it.
+  func deallocate() {
+    bytes.deallocate()
+    rules.deallocate()
+    starts.deallocate()
+    alone.deallocate()
+  }
 
   /// Lays out `sources`, scalar k at index k.
   init(_ sources: [Source]) {

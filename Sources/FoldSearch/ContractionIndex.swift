@@ -30,8 +30,9 @@ package struct ContractionIndex: @unchecked Sendable {
   }
 
   // SAFETY (the buffers): allocated in `init`, fully written before it
-  // returns, never written again and never freed (a fold table lives for
-  // the whole process), so sharing them across threads is sound.
+  // returns, never written again (so sharing them across threads is sound),
+  // and freed by the FoldTable that owns this value, in its `deinit`, after
+  // its last use (`deallocate()`).
 
   /// The slots' keys (``key(_:_:)``, 0 for a free slot), shared with the
   /// fold kernels (`fssimd_fold_state.pair_keys`).
@@ -63,6 +64,14 @@ package struct ContractionIndex: @unchecked Sendable {
   @inline(__always)
   static func firstSlot(of key: UInt64, shift: Int32) -> Int {
     Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+  }
+
+  /// Frees the buffers. Only the owning FoldTable's `deinit` calls it; no
+  /// copy of this value may be used after it.
+  func deallocate() {
+    keys.deallocate()
+    folds.deallocate()
+    bytes.deallocate()
   }
 
   /// Indexes `contractions` (by first scalar, each list longest first).

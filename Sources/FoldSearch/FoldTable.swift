@@ -94,8 +94,12 @@ package final class FoldTable: Sendable {
     syllablesFoldToJamo: true)
 
   // SAFETY: the buffers are allocated in `init`, fully written before
-  // `init` returns, never written again and never freed (the table lives for
-  // the whole process), so sharing them across threads is sound.
+  // `init` returns, never written again, and freed in `deinit` (so sharing
+  // them across threads is sound). A pointer into them is used only while
+  // the table is held: inside a method of the table, or a call that takes
+  // it as an argument (the fold loop and the kernel state it makes), or by
+  // a type that stores it (FoldedText, FoldIndex, EditableFold,
+  // MatchScanner, OneShotSearch).
   nonisolated(unsafe) package let stage1: UnsafeMutableBufferPointer<UInt16>
   nonisolated(unsafe) package let stage2: UnsafeMutableBufferPointer<UInt32>
   nonisolated(unsafe) package let pool: UnsafeMutableBufferPointer<UInt8>
@@ -207,6 +211,23 @@ package final class FoldTable: Sendable {
   ///     governs, with that scalar's fold after the prefix (collation
   ///     profiles; ``contextualFolds``). A governed scalar must start no
   ///     contraction.
+  /// Frees the tables: a collation locale's table dropped from the cache
+  /// (``CollationFold/TableCache``) once no text holds it.
+  deinit {
+    stage1.deallocate()
+    stage2.deallocate()
+    pool.deallocate()
+    asciiFold.deallocate()
+    twoByte.deallocate()
+    foldLanes.deallocate()
+    asciiContractionNibbles?.deallocate()
+    asciiSimple.deallocate()
+    asciiAction.deallocate()
+    continuationBits.deallocate()
+    contractionIndex.deallocate()
+    contextualFolds.deallocate()
+  }
+
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
     impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:],

@@ -641,3 +641,58 @@ struct ReadmeCollationExample {
   }
 
 }
+
+@Suite struct CollationTableCacheTests {
+  /// A small table (its contents do not matter to the cache).
+  private static func smallTable() -> FoldTable {
+    FoldTable(rule: FoldRule.fold, candidates: [0x41...0x5A, 0xC0...0xFF])
+  }
+  private static let tables = (0..<4).map { _ in smallTable() }
+
+  @Test func dropsTheLeastRecentlyUsedNameButNeverRoot() {
+    var cache = CollationFold.TableCache(capacity: 2)
+    let t = Self.tables
+    cache.keep(t[0], for: "")
+    cache.keep(t[1], for: "da")
+    cache.keep(t[2], for: "sv")
+    #expect(cache.locales == ["", "da", "sv"])
+    // Using "da" makes "sv" the least recently used other name.
+    #expect(cache.table("da") === t[1])
+    cache.keep(t[3], for: "tr")
+    #expect(cache.locales == ["", "da", "tr"])
+    #expect(cache.table("sv") == nil)
+    #expect(cache.table("") === t[0])
+    #expect(cache.table("tr") === t[3])
+    // Root is never dropped, however long unused.
+    for (k, name) in ["es", "fi", "pl", "cs"].enumerated() {
+      cache.keep(t[k], for: name)
+      #expect(cache.locales.count == 3)
+      #expect(cache.locales.contains(""))
+    }
+  }
+
+  @Test func aDroppedTableIsFreedOnceNoTextHoldsIt() {
+    var cache = CollationFold.TableCache(capacity: 1)
+    weak var dropped: FoldTable?
+    var text: FoldedText?
+    do {
+      let table = Self.smallTable()
+      dropped = table
+      cache.keep(table, for: "da")
+      // A text folded with it holds it past the cache.
+      text = FoldedText("ÅLBORG, Århus", table: table)
+      cache.keep(Self.tables[0], for: "sv")
+    }
+    #expect(cache.locales == ["sv"])
+    #expect(dropped != nil)
+    #expect(text?.byteRanges(of: "arhus") == [9..<15])
+    text = nil
+    #expect(dropped == nil)
+  }
+
+  @Test func theProfileCacheReturnsOneTableAName() {
+    let first = FoldProfile.collation(locale: "da").table
+    #expect(FoldProfile.collation(locale: "da").table === first)
+    #expect(FoldProfile.collation(locale: "da-DK").table !== first)
+  }
+}
