@@ -488,6 +488,14 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
         continue;
       }
       if (k > last_note) break;
+      if ((packed & FSSIMD_TWO_BYTE_PLAIN_MASK) == (uint64_t)1 << 32) {
+        // Two bytes to one, not atomic (an accented Latin letter: é → e):
+        // its byte, then the note after it.
+        dst[o++] = (uint8_t)packed;
+        i += 2;
+        FSSIMD_NOTE(o, i);
+        continue;
+      }
       if (packed & FSSIMD_TWO_BYTE_SLOW) {
         // A contraction starter that a scalar continuing none follows folds
         // alone, as packed (FSSIMD_TWO_BYTE_STARTER); otherwise, or for a
