@@ -118,9 +118,11 @@ struct JobResult: Sendable {
   let sink = Sink(index: index, ordered: ordered)
   defer { sink.finish() }
   var result = JobResult()
-  func report(_ message: String) {
+  /// An error; -s hides it unless `always` (-s is for missing or
+  /// unreadable files: a file that could not be rewritten is reported).
+  func report(_ message: String, always: Bool = false) {
     result.failed = true
-    if !options.noMessages { sink.writeError(message) }
+    if always || !options.noMessages { sink.writeError(message) }
   }
   switch jobs[index] {
   case .message(let message, let isError):
@@ -130,7 +132,7 @@ struct JobResult: Sendable {
     var target: String? = nil
     if options.inPlace {
       if path == "-" {
-        report("--in-place cannot rewrite standard input")
+        report("--in-place cannot rewrite standard input", always: true)
         return result
       }
       switch InPlaceRewriter.target(of: path, display: display) {
@@ -198,12 +200,13 @@ struct JobResult: Sendable {
         // replaced (a quiet status 1 would pass it for a file without one).
         rewriter?.abort()
         if stats.matchedLines > 0 {
-          report("\(display): binary file matches, not rewritten (use -a to rewrite it)")
+          report(
+            "\(display): binary file matches, not rewritten (use -a to rewrite it)", always: true)
           return result
         }
       }
       if let rewriter, let message = rewriter.commit() {
-        report(message)
+        report(message, always: true)
         return result
       }
     }

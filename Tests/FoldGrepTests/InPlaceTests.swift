@@ -65,6 +65,29 @@ struct InPlaceTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["f.txt"])
   }
 
+  /// -s is for missing or unreadable files: with it, a file that could not
+  /// be rewritten (a write error, a binary file with a match) was reported
+  /// by its status alone, with no message saying which file or why.
+  @Test func noMessagesStillReportsFilesNotRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un café\n".utf8)
+    let path = try scratch.file("f.txt", original)
+    let missing = scratch.url.appendingPathComponent("missing").path
+    let run = try FoldGrepTests.run(
+      ["-s", "--replace=thé", "--in-place", "cafe", path, missing],
+      environment: ["FOLDGREP_TEST_FAIL_WRITE": "1"])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("f.txt: cannot write the temporary file"))
+    #expect(!run.stderr.contains("missing"))
+    #expect(try Self.contents(path) == original)
+    let binary: [UInt8] = Array("cafe".utf8) + [0, 0x0A]
+    let binaryPath = try scratch.file("x.bin", binary)
+    let quiet = try FoldGrepTests.run(["-s", "--replace=tea", "--in-place", "cafe", binaryPath])
+    #expect(quiet.status == 2)
+    #expect(quiet.stderr.contains("x.bin: binary file matches, not rewritten"))
+    #expect(try Self.contents(binaryPath) == binary)
+  }
+
   /// A binary file with a match is an error (status 2), not a quiet
   /// status 1: a script would take the file for one without matches. One
   /// without a match is just that, and the other files are still rewritten.
