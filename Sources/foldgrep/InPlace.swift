@@ -231,6 +231,21 @@ final class InPlaceRewriter: ChunkConsumer {
     guard fsync(temporaryFD) == 0 else { return failed("cannot sync") }
     close(temporaryFD)
     temporaryFD = -1
+    // One rename at a time, and only over the file that was read: a name
+    // can be replaced while its file is rewritten (`a a.orig` with
+    // --backup=.orig: a's backup renamed over a.orig while a.orig was being
+    // rewritten, which then renamed its own rewrite over that backup, and
+    // a's original was lost). An error, not a silent loss.
+    CommitLock.shared.lock()
+    defer { CommitLock.shared.unlock() }
+    var current = stat()
+    guard target.withFileName({ stat($0, &current) }) == 0 else {
+      return failed("cannot replace the file")
+    }
+    guard current.st_dev == info.st_dev && current.st_ino == info.st_ino else {
+      abort()
+      return "\(target): replaced by another file while being rewritten, not rewritten"
+    }
     if let backupSuffix {
       let backup = target + backupSuffix
       // Link under a temporary name, then rename over any older backup.
@@ -284,4 +299,16 @@ final class InPlaceRewriter: ChunkConsumer {
       self.temporaryPath = nil
     }
   }
+}
+
+/// Serializes ``InPlaceRewriter/commit()``'s check that the name still is
+/// the file read, its backup and its rename.
+final class CommitLock: @unchecked Sendable {
+  static let shared = CommitLock()
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+  private init() { pthread_mutex_init(mutex, nil) }
+
+  func lock() { pthread_mutex_lock(mutex) }
+  func unlock() { pthread_mutex_unlock(mutex) }
 }

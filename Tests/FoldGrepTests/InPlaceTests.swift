@@ -88,6 +88,28 @@ struct InPlaceTests {
     #expect(try Self.contents(binaryPath) == binary)
   }
 
+  /// A name replaced while its file is rewritten is not renamed over: with
+  /// `a.orig a --backup=.orig`, a's backup replaced a.orig while a.orig (a
+  /// long file) was still being rewritten, and a.orig's rewrite then
+  /// replaced that backup (status 0; with the wrong interleaving, a's
+  /// original was lost).
+  @Test func aNameReplacedDuringTheRewriteIsNotRenamedOver() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("cafe A\n".utf8)
+    let path = try scratch.file("a", original)
+    let long = Array(String(repeating: "cafe O\n", count: 40_000).utf8)
+    let backupName = try scratch.file("a.orig", long)
+    let run = try FoldGrepTests.run(
+      ["-j2", "--replace=[$0]", "--in-place", "--backup=.orig", "cafe", backupName, path],
+      environment: ["FOLDGREP_CHUNK_SIZE": "64"])
+    #expect(run.status == 2, "\(run.stderr)")
+    #expect(run.stderr.contains("a.orig: replaced by another file while being rewritten"))
+    #expect(try Self.contents(path) == Array("[cafe] A\n".utf8))
+    #expect(try Self.contents(backupName) == original)
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["a", "a.orig"])
+  }
+
   /// A binary file with a match is an error (status 2), not a quiet
   /// status 1: a script would take the file for one without matches. One
   /// without a match is just that, and the other files are still rewritten.
