@@ -93,6 +93,23 @@ package final class FoldTable: Sendable {
     rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges,
     syllablesFoldToJamo: true)
 
+  /// Frees the tables: a collation locale's table dropped from the cache
+  /// (``CollationFold/TableCache``) once no text holds it.
+  deinit {
+    stage1.deallocate()
+    stage2.deallocate()
+    pool.deallocate()
+    asciiFold.deallocate()
+    twoByte.deallocate()
+    foldLanes.deallocate()
+    asciiContractionNibbles?.deallocate()
+    asciiSimple.deallocate()
+    asciiAction.deallocate()
+    continuationBits.deallocate()
+    contractionIndex.deallocate()
+    contextualFolds.deallocate()
+  }
+
   // SAFETY: the buffers are allocated in `init`, fully written before
   // `init` returns, never written again, and freed in `deinit` (so sharing
   // them across threads is sound). A pointer into them is used only while
@@ -211,23 +228,6 @@ package final class FoldTable: Sendable {
   ///     governs, with that scalar's fold after the prefix (collation
   ///     profiles; ``contextualFolds``). A governed scalar must start no
   ///     contraction.
-  /// Frees the tables: a collation locale's table dropped from the cache
-  /// (``CollationFold/TableCache``) once no text holds it.
-  deinit {
-    stage1.deallocate()
-    stage2.deallocate()
-    pool.deallocate()
-    asciiFold.deallocate()
-    twoByte.deallocate()
-    foldLanes.deallocate()
-    asciiContractionNibbles?.deallocate()
-    asciiSimple.deallocate()
-    asciiAction.deallocate()
-    continuationBits.deallocate()
-    contractionIndex.deallocate()
-    contextualFolds.deallocate()
-  }
-
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
     impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:],
