@@ -14,7 +14,7 @@ struct HugeInputTests {
     let marks = String(repeating: "\u{301}", count: Self.markCount)
     let string = "e" + marks + "x"
     let end = string.utf8.count
-    Bound.within(Bound.seconds(3), "100k marks") {
+    Bound.within(Bound.seconds(3), "100k marks", measuring: .threadCPU) {
       let text = FoldedText(string)
       #expect(text.foldedBytes == Array("ex".utf8))
       #expect(text.byteRanges(of: "ex") == [0..<end])
@@ -25,7 +25,7 @@ struct HugeInputTests {
       #expect(text.byteRanges(of: "\u{301}") == [1..<(end - 1)])
     }
     let alternating = "o" + String(repeating: "\u{301}\u{323}", count: Self.markCount / 2) + "x"
-    Bound.within(Bound.seconds(3), "100k alternating ccc 230/220 marks") {
+    Bound.within(Bound.seconds(3), "100k alternating ccc 230/220 marks", measuring: .threadCPU) {
       let text = FoldedText(alternating)
       #expect(text.byteRanges(of: "ox") == [0..<alternating.utf8.count])
       #expect(text.byteRanges(of: "\u{1ECD}\u{301}") == [0..<(alternating.utf8.count - 1)])
@@ -39,17 +39,17 @@ struct HugeInputTests {
     let query = String(repeating: "Straße ", count: copies)  // ≈ 1 MB, trailing space trimmed
     let text = FoldedText(String(repeating: "STRASSE ", count: 2 * copies))
     let length = 8 * copies - 1
-    Bound.within(Bound.seconds(10), "1 MB query, two matches") {
+    Bound.within(Bound.seconds(10), "1 MB query, two matches", measuring: .threadCPU) {
       #expect(text.byteRanges(of: query) == [0..<length, (8 * copies)..<(8 * copies + length)])
     }
     // Periodic near-miss: Horspool's worst case, which must fall back to Two-Way.
     let runs = FoldedText(String(repeating: "a", count: 2 << 20))
     let nearMiss = String(repeating: "a", count: (1 << 20) - 1) + "b"
-    Bound.within(Bound.seconds(10), "1 MB near-miss query on a 2 MB run") {
+    Bound.within(Bound.seconds(10), "1 MB near-miss query on a 2 MB run", measuring: .threadCPU) {
       #expect(runs.byteRanges(of: nearMiss) == [])
       #expect(runs.byteRanges(of: "b" + nearMiss.dropLast()) == [])
     }
-    Bound.within(Bound.seconds(10), "query longer than the text") {
+    Bound.within(Bound.seconds(10), "query longer than the text", measuring: .threadCPU) {
       #expect(FoldedText("strasse").byteRanges(of: query) == [])
     }
   }
@@ -62,7 +62,9 @@ struct HugeInputTests {
   func discontiguousContractionQueries() {
     let units = String(repeating: "и\u{316}\u{306}", count: Self.markCount / 2)
     let marks = "и" + String(repeating: "\u{316}", count: Self.markCount) + "\u{306}"
-    Bound.within(Bound.seconds(5), "50k joined units, 100k marks after one starter") {
+    Bound.within(
+      Bound.seconds(5), "50k joined units, 100k marks after one starter", measuring: .threadCPU
+    ) {
       let text = FoldedText(String(repeating: "й", count: Self.markCount / 2), profile: .collation)
       #expect(text.byteRanges(of: units) == [0..<Self.markCount])
       // Beyond the look-ahead the query keeps и and the mark apart (ICU would
@@ -81,7 +83,7 @@ struct HugeInputTests {
     #expect(text.byteRanges(of: "\u{1F3FB}") == [22..<26])
     #expect(text.byteRanges(of: "\u{200B}") == [])  // trimmed like whitespace: empty query
     #expect(text.byteRanges(of: "\u{304}") == [])
-    Bound.within(Bound.seconds(2), "a query of 100k marks") {
+    Bound.within(Bound.seconds(2), "a query of 100k marks", measuring: .threadCPU) {
       let hugeMarks = String(repeating: "\u{301}", count: Self.markCount)
       #expect(text.byteRanges(of: hugeMarks) == [1..<7])
       let hugeIgnorables = String(repeating: "\u{200C}\u{FE0F}", count: Self.markCount / 2)
@@ -126,7 +128,9 @@ struct HugeInputTests {
   func expandingAndShrinking(_ repetition: Repetition) {
     let string = String(repeating: repetition.unit, count: Self.count)
     let bytes = Array(string.utf8)
-    let text = Bound.within(Bound.seconds(4), "\(repetition.testDescription): fold and searches") {
+    let text = Bound.within(
+      Bound.seconds(4), "\(repetition.testDescription): fold and searches", measuring: .threadCPU
+    ) {
       let text = FoldedText(string)
       for (query, expected) in repetition.queries {
         #expect(text.byteRanges(of: query).count == expected, "\(query.debugDescription)")
@@ -149,7 +153,7 @@ struct HugeInputTests {
     let record = String(repeating: "é ", count: 200_000)
     let expected = FoldedText(record).byteRanges(of: "e")
     let index = FoldIndex(["x", record, "é"])
-    Bound.within(Bound.seconds(5), "600 KB accented record") {
+    Bound.within(Bound.seconds(5), "600 KB accented record", measuring: .threadCPU) {
       let found = index.search("e")
       #expect(found.map(\.record) == [1, 2])
       #expect(found.first?.ranges.count == 200_000)

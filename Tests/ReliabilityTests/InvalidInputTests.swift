@@ -48,7 +48,7 @@ struct InvalidInputTests {
     let reference = ScalarBoundaries(bytes)
     #expect(
       reference.invalid.count == form.subparts, "the standard library's view of \(form.bytes.hex)")
-    Bound.within(Bound.seconds(1), form.name) {
+    Bound.within(Bound.seconds(1), form.name, measuring: .threadCPU) {
       let text = FoldedText(utf8: bytes)
       #expect(
         text.invalidSequences.map { [$0.offset, $0.length] }
@@ -88,7 +88,7 @@ struct InvalidInputTests {
         1..<2, 3..<4, 4..<5, 10..<11,
       ])
     let zeros = [UInt8](repeating: 0, count: 1 << 20)
-    Bound.within(Bound.seconds(2), "1 MiB of NUL") {
+    Bound.within(Bound.seconds(2), "1 MiB of NUL", measuring: .threadCPU) {
       #expect(FoldedText(utf8: zeros).byteRanges(of: "\0\0\0\0").count == 1 << 18)
     }
   }

@@ -4,10 +4,14 @@ import Testing
 import _FoldSearchTestSupport
 
 /// The pathological corpus (Corpus/pathological) with its suggested needles,
-/// under a time bound per byte: folding ≤ 2 µs per input byte, and each search
-/// ≤ 2 µs per (text + needle) byte plus 20 ms, in a debug build
-/// (about 10× what it takes here; a quadratic search on these 100 KB files
-/// takes seconds). Every result also keeps the invariants.
+/// under a bound on this thread's CPU time per byte, in a debug build:
+/// folding ≤ 2 µs per input byte, and each search ≤ 4 µs per (text + needle)
+/// byte plus 20 ms. Measured here (2026-12-05): every fold and search within
+/// a tenth of its bound but the ß-only file's, where every folded byte
+/// starts a candidate that ends inside an expansion: 0.03–0.11 s of 0.42 s
+/// (the 99-byte needle the slowest). A search quadratic in these 100 KB
+/// files takes seconds. The process's first fold, which builds the fold
+/// tables, is done before any bound. Every result also keeps the invariants.
 @Suite("Hostile input: pathological corpus")
 struct PathologicalTests {
   struct Needle: Sendable, CustomTestStringConvertible {
@@ -20,7 +24,7 @@ struct PathologicalTests {
 
   static let folder = "Corpus/pathological/"
   static let foldPerByte = Duration.microseconds(2)
-  static let searchPerByte = Duration.microseconds(2)
+  static let searchPerByte = Duration.microseconds(4)
 
   static let needlesByFile: [String: [String]] = {
     guard let data = try? Repository.bytes(folder + "needles.txt") else { return [:] }
@@ -44,7 +48,11 @@ struct PathologicalTests {
     arguments: needlesByFile.keys.sorted())
   func file(_ file: String) throws {
     let bytes = try Repository.bytes(Self.folder + file)
-    let text = Bound.within(Self.foldPerByte * bytes.count * Bound.slowdown, "folding \(file)") {
+    // The first fold in the process builds the fold tables: not this file's cost.
+    _ = FoldedText("warm-up")
+    let text = Bound.within(
+      Self.foldPerByte * bytes.count * Bound.slowdown, "folding \(file)", measuring: .threadCPU
+    ) {
       FoldedText(utf8: bytes)
     }
     #expect(text.offsetMap.violations() == [])
@@ -53,7 +61,8 @@ struct PathologicalTests {
         (Self.searchPerByte * (bytes.count + needle.utf8.count) + .milliseconds(20))
         * Bound.slowdown
       let ranges = Bound.within(
-        limit, "\(file): \(needle.prefix(12).debugDescription) (\(needle.utf8.count) B)"
+        limit, "\(file): \(needle.prefix(12).debugDescription) (\(needle.utf8.count) B)",
+        measuring: .threadCPU
       ) {
         text.byteRanges(of: needle)
       }
