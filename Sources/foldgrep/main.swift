@@ -156,8 +156,9 @@ struct JobResult: Sendable {
         withFilename: options.withFilename!)
     }
     let input: InputFile
-    // (Counts and file names are printed after the file is read.)
-    switch InputFile.open(path, refusingOutput: options.printsLines) {
+    // (Counts and file names are printed after the file is read; with
+    // --in-place the lines go to the rewrite, none to standard output.)
+    switch InputFile.open(path, refusingOutput: options.printsLines && !options.inPlace) {
     case .failure(let error):
       report(error.message)
       if error.isDirectory && !options.json {

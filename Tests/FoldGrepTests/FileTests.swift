@@ -207,6 +207,20 @@ struct FileTests {
         + "foldgrep: f: input file is also the output\n")
   }
 
+  /// `--in-place` prints no lines (they go to the rewrite), so a file that
+  /// is also standard output is rewritten, not refused (it was refused as
+  /// "also the output", status 2, found by review).
+  @Test func anInPlaceRewriteOfTheOutputFileIsNotRefused() throws {
+    let scratch = try Scratch()
+    let script = """
+      cd "$1" && printf 'un café\nrien\n' > f &&
+      { "$0" --replace=thé --in-place cafe f >> f; echo "in-place $?"; } && cat f
+      """
+    let (out, err, _) = try Self.shell(script, in: scratch)
+    #expect(out == "in-place 0\nun thé\nrien\n")
+    #expect(err == "")
+  }
+
   /// With standard output closed, the first input took descriptor 1 and was
   /// refused as "also the output" (review helper): a write error instead,
   /// and a closed standard input is unreadable, as in grep.
