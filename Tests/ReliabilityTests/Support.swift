@@ -6,8 +6,8 @@ import _FoldSearchTestSupport
 /// Bounds of the hostile-input tests and helpers to check them.
 ///
 /// Time bounds are stated for a debug build on this machine (2 shared cores)
-/// with a wide margin (at least 4× the measured time; each bound's comment
-/// says where it is less than 10×), so a quadratic blow-up fails them by
+/// with a wide margin (about 4× the measured time or more; each bound's
+/// comment says where it is less than 10×), so a quadratic blow-up fails them by
 /// orders of magnitude while scheduling noise does not. Work on the calling
 /// thread alone is measured in its CPU time (``Clock/threadCPU``).
 /// `FOLDSEARCH_SLOWDOWN` (a number, default 1) multiplies every time bound;
