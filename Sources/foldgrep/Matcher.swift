@@ -381,51 +381,41 @@ struct Matcher: Sendable {
 
   /// Keeps the whole-word matches. A rejected match may hide an overlapping
   /// whole-word one (query "a b" in "xa b b"); when the query has non-word
-  /// characters, the rest of the line after the rejected match's first scalar
-  /// is searched again.
+  /// characters, the rest of that line is searched again from the rejected
+  /// match's second scalar: each leftmost whole-word match from the end of
+  /// the last (``firstMatch(of:from:_:line:)``, over one fold of the line).
+  /// The list's later matches in that line no longer hold: a match found
+  /// again may overlap one of them and hide the next ("a a" in
+  /// "xa a a a a": again 3..<6, then 7..<10, which the list, 1..<4 and
+  /// 5..<8, lacked; found by review against grep, -o, --replace and
+  /// --in-place lost it).
   private func wordRanges(
     _ query: FoldedQuery, _ ranges: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>
   )
     -> [Range<Int>]
   {
     var result: [Range<Int>] = []
-    var skipBefore = 0  // matches starting before this were covered by a retry
-    // The fold of the rest of a line from its first retry (base, line end).
-    var lineFold: (base: Int, end: Int, text: FoldedText)? = nil
+    var skipBefore = 0  // matches starting before this: their line was searched again
+    // One fold of a line serves every search again in it (folding the rest
+    // again for each candidate was quadratic: 30 s for a line of 640 KB of
+    // "xa b ").
+    var line: (start: Int, end: Int, text: FoldedText)? = nil
     for range in ranges where range.lowerBound >= skipBefore {
       if Word.isWholeWord(range, in: buffer) {
         result.append(range)
         continue
       }
       guard retryInside else { continue }
-      var start = Word.nextScalarStart(after: range.lowerBound, in: buffer)
-      let lineEnd = buffer.firstIndex(of: 0x0A, from: range.lowerBound, to: buffer.count)
-      var found: Range<Int>? = nil
-      // Search the rest of the line, one candidate at a time, over one fold
-      // of the line's rest shared by its retries (folding the rest again for
-      // each candidate was quadratic: 30 s for a line of 640 KB of "xa b ").
-      if start < lineEnd && (lineFold == nil || lineFold!.end != lineEnd) {
-        lineFold = (
-          start, lineEnd, FoldedText(utf8: Array(buffer[start..<lineEnd]), profile: profile)
-        )
-      }
-      while start < lineEnd, let (base, _, rest) = lineFold {
-        guard let first = rest.firstByteRange(of: query, startingAtOrAfter: start - base) else {
-          break
-        }
-        let candidate = (first.lowerBound + base)..<(first.upperBound + base)
-        if Word.isWholeWord(candidate, in: buffer) {
-          found = candidate
-          break
-        }
-        start = Word.nextScalarStart(after: candidate.lowerBound, in: buffer)
-      }
-      if let match = found, match.lowerBound >= (result.last?.upperBound ?? 0) {
+      var offset = Word.nextScalarStart(after: range.lowerBound, in: buffer)
+      var lineEnd = buffer.firstIndex(of: 0x0A, from: range.lowerBound, to: buffer.count)
+      while offset < lineEnd {
+        let (found, end) = firstMatch(of: query, from: offset, buffer, line: &line)
+        lineEnd = end
+        guard let match = found else { break }
         result.append(match)
-        skipBefore = match.upperBound
-      } else {
-        skipBefore = lineEnd
+        offset = match.upperBound
       }
+      skipBefore = lineEnd
     }
     return result
   }

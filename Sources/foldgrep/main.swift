@@ -49,8 +49,9 @@ let arguments = (1..<Int(CommandLine.argc)).map {
 }
 var options = parse(arguments, environment: environment)
 // -m 0 selects no line: grep exits 1 at once, opening no file, unless -L
-// (which then lists every file).
-if options.maxCount == 0 && !options.filesWithoutMatch { exit(1) }
+// (which then lists every file) without -q (which prints nothing: a missing
+// file was reported, status 2; found by review against grep).
+if options.maxCount == 0 && (!options.filesWithoutMatch || options.quiet) { exit(1) }
 guard
   var built = Matcher(
     queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)

@@ -271,14 +271,17 @@ struct FileTests {
 
   /// A directory named as a file (no -r) is an error, and then counts as an
   /// empty file, as grep reads it: -c prints 0 for it, -L lists it; a
-  /// missing file is not counted. -m 0 opens no file at all.
+  /// missing file is not counted. -m 0 opens no file at all, nor with -L
+  /// when -q prints nothing (it reported a missing file, status 2; found by
+  /// review against grep).
   @Test func aDirectoryOperandCountsAsEmpty() throws {
     let scratch = try Scratch()
     let (out, err, status) = try Self.shell(
       #"cd "$1" && mkdir d && printf 'cafe\n' > f && "$0" -c cafe d f missing; "#
-        + #"echo "$?"; "$0" -L cafe d f; "$0" -m 0 cafe missing; echo "$?""#, in: scratch)
+        + #"echo "$?"; "$0" -L cafe d f; "$0" -m 0 cafe missing; echo "$?"; "#
+        + #""$0" -m 0 -L -q cafe missing; echo "$?""#, in: scratch)
     #expect(status == 0)
-    #expect(out == "d:0\nf:1\n2\nd\n1\n")
+    #expect(out == "d:0\nf:1\n2\nd\n1\n1\n")
     #expect(
       err == "foldgrep: d: Is a directory\nfoldgrep: missing: No such file or directory\n"
         + "foldgrep: d: Is a directory\n")

@@ -255,6 +255,7 @@ struct FlagTests {
     (["-e", "café", "-e", "EE"], "cafeee cafe\n", "0:cafe\n4:ee\n7:cafe\n"),
     (["-w", "-e", "a b", "-e", "b a"], "a b a b\n", "0:a b\n4:a b\n"),
     (["-w", "-e", "xa", "-e", "a b"], "xa b\n", "0:xa\n"),
+    (["-w", "-e", "a", "-e", "a a"], "xa a a a a\n", "3:a a\n7:a a\n"),
     (["-e", "the ba", "-e", "ana"], "the ba\nana\n", "0:the ba\n7:ana\n"),
   ])
   func severalQueriesAsOneSearch(queries: [String], input: String, expected: String) throws {
@@ -298,6 +299,24 @@ struct FlagTests {
     let many = try FoldGrepTests.run(["-w", "-o", "-b", "a b"], stdin: Array((line + "\n").utf8))
     let expected = (0..<500).map { "\($0 * 9 + 5):a b\n" }.joined()
     #expect(many.out == expected)
+  }
+
+  /// After a match found again inside a rejected one, the rest of the line
+  /// is searched again: the found match may overlap the next of the first
+  /// search's matches and hide a whole word after it ("xa a a a a": 3..<6
+  /// overlaps 5..<8, behind which lies 7..<10). Every match of -w, as
+  /// `grep -F -i -w` finds them; -o, --count-matches and --replace lost the
+  /// second (found by review against grep).
+  @Test func wholeWordsAfterAMatchFoundAgain() throws {
+    let input = Array("xa a a a a\n".utf8)
+    #expect(try FoldGrepTests.run(["-w", "-o", "-b", "a a"], stdin: input).out == "3:a a\n7:a a\n")
+    #expect(try FoldGrepTests.run(["-w", "--count-matches", "a a"], stdin: input).out == "2\n")
+    #expect(try FoldGrepTests.run(["-w", "--replace=Z", "a a"], stdin: input).out == "xa Z Z\n")
+    // The same in a long line, several times over.
+    let line = String(repeating: "xa a a a a ", count: 300)
+    let many = try FoldGrepTests.run(
+      ["-w", "--count-matches", "a a"], stdin: Array((line + "\n").utf8))
+    #expect(many.out == "600\n")
   }
 
   @Test(
