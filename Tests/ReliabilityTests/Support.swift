@@ -47,10 +47,10 @@ enum Bound {
     let elapsed: Duration
     switch clock {
     case .wall:
-      let clock = ContinuousClock()
-      let start = clock.now
+      let wall = ContinuousClock()
+      let start = wall.now
       result = try body()
-      elapsed = clock.now - start
+      elapsed = wall.now - start
     case .threadCPU:
       var value: R? = nil
       let seconds = try threadCPUSeconds { value = try body() }
