@@ -191,7 +191,11 @@ extension Comparator {
   /// base, a non-Latin mark (text "y" U+3099 U+0301 U+0341 U+030F U+FFFD
   /// U+FFFD, query U+0341 U+FFFD U+FFFD U+0341: the reference starts at the
   /// literal U+0341, the engine at U+0301) or a skin-tone modifier, which is
-  /// a base to the reference.
+  /// a base to the reference. A Latin base that case folds to a scalar at or
+  /// above U+0510 counts too: the reference judges the cluster by its folded
+  /// base (text "Ⱥ" U+0301 U+0341 "b", query U+0341 "b": Ⱥ folds to ⱥ,
+  /// U+2C65, and the reference starts at the literal U+0341; CI's
+  /// FuzzDifferential run at 2957161; likewise Ⱦ → ⱦ, U+2C66).
   static func leadingMarkMeetsNonLatinCluster(
     query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
   ) -> Bool {
@@ -202,7 +206,11 @@ extension Comparator {
       var before = index - 1
       while before >= 0 {
         let scalar = layout.scalars[before]
-        if scalar.value >= 0x510 { return true }
+        if scalar.value >= 0x510
+          || UnicodeData.caseFold(scalar).contains(where: { $0.value >= 0x510 })
+        {
+          return true
+        }
         if !UnicodeData.isIgnorable(scalar) { break }
         before -= 1
       }
