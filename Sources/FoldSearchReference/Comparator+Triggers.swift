@@ -143,8 +143,8 @@ extension Comparator {
     }
   }
 
-  /// D3's trigger: a scalar ≥ U+0510, not itself ignorable, directly followed
-  /// by an ignorable scalar, where there is a case difference (the scalar
+  /// D3's trigger: a non-Latin base (`isNonLatinBase`), not itself
+  /// ignorable, directly followed by an ignorable scalar, where there is a case difference (the scalar
   /// changes when case folded, or `otherSide` holds a scalar that does and
   /// folds to the same) or a canonical one: the scalar is canonically
   /// another single scalar (text "\u{F900}\u{301}", query "\u{8C48}", a
@@ -160,7 +160,7 @@ extension Comparator {
     otherSide: [Unicode.Scalar]
   ) -> Bool {
     pairs.contains { scalar, next in
-      guard scalar.value >= 0x510, !UnicodeData.isIgnorable(scalar), UnicodeData.isIgnorable(next)
+      guard isNonLatinBase(scalar), !UnicodeData.isIgnorable(scalar), UnicodeData.isIgnorable(next)
       else { return false }
       if UnicodeData.changesWhenCaseFolded(scalar) || singletonDecomposition(scalar) != nil {
         return true
@@ -173,6 +173,15 @@ extension Comparator {
         return UnicodeData.changesWhenCaseFolded($0) && UnicodeData.caseFold($0) == folded
       }
     }
+  }
+
+  /// Whether the reference treats `scalar` as the base of a non-Latin
+  /// cluster, whose marks it keeps and compares literally (D3): a scalar at
+  /// or above U+0510, or one whose case fold is (Ⱥ → ⱥ U+2C65, Ⱦ → ⱦ U+2C66,
+  /// the only two below U+0510: text "Ⱥ\u{301}", query "ⱥ" does not match
+  /// in the reference).
+  static func isNonLatinBase(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value >= 0x510 || UnicodeData.caseFold(scalar).contains { $0.value >= 0x510 }
   }
 
   /// The single scalar `scalar` decomposes to canonically, when it is
@@ -206,11 +215,7 @@ extension Comparator {
       var before = index - 1
       while before >= 0 {
         let scalar = layout.scalars[before]
-        if scalar.value >= 0x510
-          || UnicodeData.caseFold(scalar).contains(where: { $0.value >= 0x510 })
-        {
-          return true
-        }
+        if isNonLatinBase(scalar) { return true }
         if !UnicodeData.isIgnorable(scalar) { break }
         before -= 1
       }

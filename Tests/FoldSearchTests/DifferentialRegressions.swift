@@ -61,6 +61,15 @@ struct DifferentialRegressions {
       name: "D3 unified ideograph before a non-Latin mark",
       text: [0x8C48, 0xE48, 0xF900, 0xE48], query: [0xF900], verdict: .explained(.d3),
       engine: [0..<6, 6..<12]),
+    // D3 on a Latin letter whose case fold is non-Latin (Ⱥ → ⱥ U+2C65): the
+    // reference keeps the cluster's mark and finds nothing (met while
+    // checking CI's FuzzDifferential finding on 2957161).
+    Found(
+      name: "D3 Latin letter folding to a non-Latin one, before a mark", text: [0x23A, 0x301],
+      query: [0x2C65], verdict: .explained(.d3), engine: [0..<4]),
+    Found(
+      name: "D3 the same with a Thai mark and Ⱦ", text: [0x61, 0x23E, 0xE48, 0x23E],
+      query: [0x2C66], verdict: .explained(.d3), engine: [1..<6, 6..<8]),
     // D3 where the reference reports an empty range cut inside a surrogate pair.
     Found(
       name: "D3 empty reference range", text: [0x1F1F9, 0x54C, 0x29, 0x541, 0x302, 0xFF9E],
