@@ -63,7 +63,9 @@ import FoldSearch
 ///
 ///    Every cluster must be explained, else the verdict is
 ///    ``Verdict/unexplained``; when all are, the first cluster's deviation is
-///    reported. A trigger elsewhere in the text never explains a difference.
+///    reported. In ``compare(text:query:)``, when some cluster is not, the
+///    clusters against the reference loop run as under D1 are tried too (D1
+///    moved a later search's start, and another deviation differs after it). A trigger elsewhere in the text never explains a difference.
 ///
 /// All Unicode properties come from `UnicodeData` (ICU 72), like the engine's.
 public enum Comparator {
@@ -139,12 +141,31 @@ public enum Comparator {
     let layout = TextLayout(text)
     let normalized = extendingTrailingIgnorables(reference, in: layout)
     if normalized == engine { return Analysis(verdict: .explained(.d1)) }
-    if engine.count > 1, let resumed = resumedReference?(), resumed == engine {
-      return Analysis(verdict: .explained(.d1))
-    }
+    let resumed = engine.count > 1 ? resumedReference?() : nil
+    if let resumed, resumed == engine { return Analysis(verdict: .explained(.d1)) }
 
     let queryScalars = Array(query.unicodeScalars)
-    let regions = differenceRegions(engine: engine, reference: normalized)
+    let local = explainingRegions(
+      engine: engine, reference: normalized, in: layout, query: queryScalars)
+    // D1 can move where the next search starts and another deviation then
+    // differ further on: against the reference loop run as under D1, only
+    // the other deviation's regions are left (text U+FFFD U+0341 "b" U+0341
+    // "b" U+0341 "b" "Ⱥ" U+0301 U+0341 "b", query U+0341 "b": D1 from byte
+    // 3, D3 at "Ⱥ"; FuzzDifferential, seed 20261206).
+    guard local.verdict == .unexplained, let resumed else { return local }
+    let afterD1 = explainingRegions(
+      engine: engine, reference: resumed, in: layout, query: queryScalars)
+    return afterD1.verdict == .unexplained ? local : afterD1
+  }
+
+  /// The verdict of step 3 (local explanation) of `engine` against the
+  /// D1-normalized `reference`: every difference region explained by a
+  /// trigger, the first one's deviation reported.
+  static func explainingRegions(
+    engine: [Range<Int>], reference: [Range<Int>], in layout: TextLayout,
+    query: [Unicode.Scalar]
+  ) -> Analysis {
+    let regions = differenceRegions(engine: engine, reference: reference)
     guard let firstRegion = regions.first else {
       // Same ranges in a different order or with duplicates: not a shape either
       // matcher may produce.
@@ -154,8 +175,8 @@ public enum Comparator {
     for region in regions {
       guard
         let deviation = explanation(
-          of: region, in: layout, query: queryScalars,
-          referenceRanges: normalized.filter { $0.overlaps(region) })
+          of: region, in: layout, query: query,
+          referenceRanges: reference.filter { $0.overlaps(region) })
       else {
         return Analysis(verdict: .unexplained, region: region)
       }

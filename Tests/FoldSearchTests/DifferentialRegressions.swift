@@ -45,6 +45,13 @@ struct DifferentialRegressions {
       name: "D1 resume", text: [0x579, 0x308, 0x579, 0x308, 0x579, 0x308, 0x579],
       query: [0x308, 0x579],
       verdict: .explained(.d1), engine: [2..<8, 10..<14]),
+    // D1 moving where a later search starts, then D3 further on (a leading
+    // U+0341 after "Ⱥ"): only D3 is left against the reference loop run as
+    // under D1 (FuzzDifferential, seed 20261206, 1.4 M runs).
+    Found(
+      name: "D1 resume, then D3",
+      text: [0xFFFD, 0x341, 0x62, 0x341, 0x62, 0x341, 0x62, 0x23A, 0x301, 0x341, 0x62],
+      query: [0x341, 0x62], verdict: .explained(.d3), engine: [3..<8, 9..<12, 14..<19]),
     // D3 with a canonical difference: a CJK compatibility ideograph before a
     // mark is compared literally by the reference (FuzzDifferential, seed
     // 20261204, after 8 minutes). The other way round it agrees when the
