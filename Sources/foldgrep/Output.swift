@@ -152,6 +152,17 @@ final class OrderedOutput: @unchecked Sendable {
     }
   }
 
+  /// Waits until every job before `index` has handed over its last output,
+  /// and writes it out: what a sequential run prints before job `index`.
+  /// Jobs are taken in order, so those jobs are all running or done.
+  func waitForJobs(before index: Int) {
+    pthread_mutex_lock(&mutex)
+    while head < index { pthread_cond_wait(&condition, &mutex) }
+    stdout.flush()
+    stderr.flush()
+    pthread_mutex_unlock(&mutex)
+  }
+
   /// Flushes everything; whether all of standard output was written.
   @discardableResult func finishAll() -> Bool {
     pthread_mutex_lock(&mutex)

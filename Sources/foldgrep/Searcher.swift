@@ -141,9 +141,11 @@ final class Searcher {
           if skipBinary {
             if chunk.offset == 0 { return .skipped }
             // Lines before it were printed: the output stops here (a
-            // "Binary file" notice follows). Counts and lists go on to the
-            // end, so that they count every line.
+            // "Binary file" notice follows when lines matched, since the
+            // rest is not read). Counts and lists go on to the end, so that
+            // they count every line.
             if printing {
+              if stats.matchedLines > 0 { heldBack = true }
               stop = true
               break
             }
@@ -196,7 +198,10 @@ final class Searcher {
         var j = i + 1
         while j < ranges.count && ranges[j].lowerBound < lineEnd { j += 1 }
         stats.matchedLines += 1
-        stats.matches += j - i
+        // (-v: the selected lines hold no match; --count-matches counts
+        // them, as ripgrep does, and --json's stats say 0 matches.)
+        stats.matches += options.invertMatch ? 0 : j - i
+        if printing && binary { heldBack = true }
         if printing && !binary {
           matchedLine(
             buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
@@ -369,6 +374,12 @@ final class Searcher {
   }
 
   /// Whether this search found a line in a binary input, whose lines were
-  /// not printed.
-  var binarySuppressed: Bool { binary && printing && stats.matchedLines > 0 }
+  /// not printed: a matching line after the first NUL, or, in a binary file
+  /// found by recursion, matching lines before a NUL where the search stops
+  /// (the rest is not read). Lines printed before
+  /// a NUL met in a later chunk do not count (`(printf 'cafe\n'; sleep 1;
+  /// printf 'x\0\n') | foldgrep cafe` prints the line and no notice, as
+  /// grep and ripgrep).
+  var binarySuppressed: Bool { heldBack }
+  private var heldBack = false
 }

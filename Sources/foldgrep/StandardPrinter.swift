@@ -104,7 +104,10 @@ final class StandardPrinter: Printer {
         writeName()
         sink.write(":")
       }
-      sink.write("\(options.countMatches ? stats.matches : stats.matchedLines)\n")
+      // (-v --count-matches counts the selected lines, as ripgrep does.)
+      let count =
+        options.countMatches && !options.invertMatch ? stats.matches : stats.matchedLines
+      sink.write("\(count)\n")
       return
     }
     if binarySuppressed {

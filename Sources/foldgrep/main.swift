@@ -218,13 +218,20 @@ struct JobResult: Sendable {
     result.bytesPrinted = jsonPrinter?.reportedBytesPrinted ?? 0
     // (Not while rewriting in place: other files' rewrites may be running,
     // and their errors decide the status.)
-    if options.quiet && result.matched && !options.inPlace { exit(0) }
+    if options.quiet && result.matched && !options.inPlace {
+      // What a sequential run prints before stopping here: the messages of
+      // the files before this one (`-q cafe missing a.txt` reports
+      // "missing", as grep does), none of those after it.
+      ordered.waitForJobs(before: index)
+      exit(0)
+    }
     return result
   }
 }
 
 let results = runInParallel(count: jobs.count, threads: settings.threads ?? processorCount(), run)
-if settings.json {
+// (-q prints nothing, not even the summary.)
+if settings.json && !settings.quiet {
   var total = FileStats()
   var printed = 0
   var searches = 0

@@ -56,6 +56,25 @@ struct FileTests {
     #expect(try run(["zebra", path], [], [:], nil).status == 1)
   }
 
+  /// "Binary file … matches" says that matching lines were held back: not
+  /// when every match came before a NUL read later, whose lines are printed
+  /// (grep and ripgrep print them alone; found by review, with a NUL after
+  /// the first 8 MiB or a pipe's later read).
+  @Test func binaryNoticeOnlyForLinesHeldBack() throws {
+    let scratch = try Scratch()
+    let filler = Array(repeating: "x\n", count: 20).joined()
+    let early = try scratch.file(
+      "early.txt", Array("cafe 1\n\(filler)".utf8) + [0, 0x0A] + Array(filler.utf8))
+    let both = try scratch.file(
+      "both.txt", Array("cafe 1\n\(filler)".utf8) + [0, 0x0A] + Array("cafe 2\n".utf8))
+    let environment = ["FOLDGREP_CHUNK_SIZE": "16"]
+    let printed = try run(["cafe", early], [], environment, nil)
+    #expect(printed.status == 0)
+    #expect(printed.out == "cafe 1\n")
+    let heldBack = try run(["cafe", both], [], environment, nil)
+    #expect(heldBack.out == "cafe 1\nBinary file \(both) matches\n")
+  }
+
   /// A NUL late in a file found by -r stopped its search: -c counted only
   /// the lines before it, without a word.
   @Test func countsRunPastALateNulUnderRecursion() throws {
@@ -300,6 +319,28 @@ struct FileTests {
     #expect(try run(["-q", "cafe", missing, path], [], [:], nil).status == 0)
     #expect(try run(["-q", "zebra", missing, path], [], [:], nil).status == 2)
     #expect(try run(["zebra", missing], [], [:], nil).status == 2)
+  }
+
+  /// -q stops at the first match, after the messages of the files before it
+  /// (as grep, which reads them first), none of those after it. The file
+  /// that matched exited the process before an earlier file's message was
+  /// written (found by review: lost in 2 runs of 40). Here a large file
+  /// without a match keeps one thread busy while the other reports the
+  /// missing file and finds the match, which lost the message every time.
+  @Test func quietReportsTheFilesBeforeItsMatch() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("fr.txt", Array("café\n".utf8))
+    let large = try scratch.file(
+      "large.txt", Array(repeating: Array("rien de rien\n".utf8), count: 1 << 20).flatMap { $0 })
+    let missing = scratch.url.appendingPathComponent("missing").path
+    let message = "foldgrep: \(missing): No such file or directory\n"
+    for _ in 0..<3 {
+      let before = try run(["-q", "-j", "2", "cafe", large, missing, path], [], [:], nil)
+      #expect(before.status == 0)
+      #expect(before.stderr == message)
+      let after = try run(["-q", "-j", "2", "cafe", path, missing], [], [:], nil)
+      #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
+    }
   }
 
   @Test func manyFilesInParallelKeepTheirOrder() throws {

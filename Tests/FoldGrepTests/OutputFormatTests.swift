@@ -51,6 +51,23 @@ struct OutputFormatTests {
     #expect(none.out.split(separator: "\n").count == 1)  // the summary only
   }
 
+  /// -q prints nothing with --json either (the summary was printed when
+  /// nothing matched); with -v the selected lines hold no match, so the
+  /// stats say 0 matches, as ripgrep's, while --count-matches -v counts the
+  /// lines (found by review).
+  @Test func jsonWithQuietAndInvert() throws {
+    let input = Array("cafe\nrien\nbof\n".utf8)
+    let quiet = try FoldGrepTests.run(["-q", "--json", "zebra"], stdin: input)
+    #expect(quiet.status == 1 && quiet.out.isEmpty, "\(quiet.out)")
+    let inverted = try FoldGrepTests.run(["--json", "-v", "cafe"], stdin: input)
+    let summary = try #require(inverted.out.split(separator: "\n").last)
+    #expect(summary.contains(#""matched_lines":2,"matches":0"#), "\(summary)")
+    let counted = try FoldGrepTests.run(["--count-matches", "-v", "cafe"], stdin: input)
+    #expect(counted.out == "2\n")
+    let plain = try FoldGrepTests.run(["--count-matches", "cafe"], stdin: input + input)
+    #expect(plain.out == "2\n")
+  }
+
   /// Durations' "human" form has six decimals, as ripgrep's (a Double's
   /// description wrote short ones as "9.5e-05s").
   @Test func jsonDurationsAreDecimal() throws {
