@@ -96,7 +96,7 @@ let package = Package(
     ),
     .testTarget(
       name: "_FoldSearchBytesTests",
-      dependencies: ["_FoldSearchBytes", "_FoldSearchSIMD"]
+      dependencies: ["_FoldSearchBytes", "_FoldSearchSIMD", "_FoldSearchTestSupport"]
     ),
     .testTarget(
       name: "FoldSearchTests",

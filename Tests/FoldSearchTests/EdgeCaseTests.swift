@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
@@ -99,12 +100,16 @@ struct EdgeCaseTests {
 
   /// Horspool's worst cases and candidates rejected at atomic boundaries
   /// must stay linear (a quadratic search would take minutes here).
-  @Test(.timeLimit(.minutes(1)))
+  ///
+  /// Measured in this thread's CPU time: a wall-clock limit of one minute
+  /// failed in CI while other tests and processes held both cores (the
+  /// work takes a few seconds in a debug build). The time limit is only a
+  /// guard against a hang.
+  @Test(.timeLimit(.minutes(10)))
   func pathologicalInputsStayLinear() {
     let n = 1 << 20
     let run = String(repeating: "a", count: n)
-    let clock = ContinuousClock()
-    let elapsed = clock.measure {
+    let elapsed = threadCPUSeconds {
       #expect(FoldedText(run).byteRanges(of: "b" + String(repeating: "a", count: 999)).isEmpty)
       #expect(FoldedText(run).byteRanges(of: String(repeating: "a", count: 999) + "b").isEmpty)
       // All-ß text: every odd-length run of s is rejected at an atomic end.
@@ -112,7 +117,7 @@ struct EdgeCaseTests {
       #expect(sharp.byteRanges(of: String(repeating: "s", count: 501)).isEmpty)
       #expect(sharp.byteRanges(of: String(repeating: "s", count: 500)).count == n / 2 / 250)
     }
-    #expect(elapsed < .seconds(20), "took \(elapsed)")
+    #expect(elapsed < 20, "took \(elapsed) s of CPU time")
   }
 
   @Test func oneShotConvenienceOnSubstrings() {
