@@ -144,9 +144,9 @@ extension Comparator {
   }
 
   /// D3's trigger: a non-Latin base (`isNonLatinBase`), not itself
-  /// ignorable, directly followed by an ignorable scalar, where there is a case difference (the scalar
-  /// changes when case folded, or `otherSide` holds a scalar that does and
-  /// folds to the same) or a canonical one: the scalar is canonically
+  /// ignorable, directly followed by an ignorable scalar, where there is a
+  /// case difference (the scalar changes when case folded, or `otherSide`
+  /// holds a scalar that does and folds to the same) or a canonical one: the scalar is canonically
   /// another single scalar (text "\u{F900}\u{301}", query "\u{8C48}", a
   /// CJK compatibility ideograph and its unified ideograph: no match in the
   /// reference, which compares the two literally there; FuzzDifferential,

@@ -31,14 +31,15 @@ import FoldSearch
 ///      starts with two or more ignorable scalars (after canonical
 ///      decomposition) or is made only of them;
 ///    - **D2**: a supplementary-plane scalar that changes when case folded;
-///    - **D3**: a scalar ≥ U+0510 directly followed by an ignorable scalar
+///    - **D3**: a scalar ≥ U+0510, or one whose case fold is (Ⱥ, Ⱦ),
+///      directly followed by an ignorable scalar
 ///      (in the text, the following scalar may lie just past the region),
 ///      where that scalar changes when case folded or the other side holds a
 ///      scalar that does and has the same case fold (a case difference), or
 ///      the scalar is canonically another single scalar (a CJK compatibility
 ///      ideograph, which the reference then compares literally); or a
 ///      query that starts with a mark where the region holds a mark of a
-///      cluster whose base is at or above U+0510 (the same mechanism: the
+///      cluster whose base is such a scalar (the same mechanism: the
 ///      reference compares such marks literally, so U+0341 ≢ U+0301 there);
 ///      or such a cluster in the region and in the query on the same base
 ///      with different marks (other than skin tones, which are D8's);
@@ -65,7 +66,8 @@ import FoldSearch
 ///    ``Verdict/unexplained``; when all are, the first cluster's deviation is
 ///    reported. In ``compare(text:query:)``, when some cluster is not, the
 ///    clusters against the reference loop run as under D1 are tried too (D1
-///    moved a later search's start, and another deviation differs after it). A trigger elsewhere in the text never explains a difference.
+///    moved a later search's start, and another deviation differs after
+///    it). A trigger elsewhere in the text never explains a difference.
 ///
 /// All Unicode properties come from `UnicodeData` (ICU 72), like the engine's.
 public enum Comparator {

@@ -376,10 +376,9 @@ final class Searcher {
   /// Whether this search found a line in a binary input, whose lines were
   /// not printed: a matching line after the first NUL, or, in a binary file
   /// found by recursion, matching lines before a NUL where the search stops
-  /// (the rest is not read). Lines printed before
-  /// a NUL met in a later chunk do not count (`(printf 'cafe\n'; sleep 1;
-  /// printf 'x\0\n') | foldgrep cafe` prints the line and no notice, as
-  /// grep and ripgrep).
+  /// (the rest is not read). Lines printed before a NUL met in a later chunk
+  /// do not count: `(printf 'cafe\n'; sleep 1; printf 'x\0\n') | foldgrep
+  /// cafe` prints the line and no notice, as grep and ripgrep.
   var binarySuppressed: Bool { heldBack }
   private var heldBack = false
 }
