@@ -145,7 +145,7 @@ final class Searcher {
             // rest is not read). Counts and lists go on to the end, so that
             // they count every line.
             if printing {
-              if stats.matchedLines > 0 { heldBack = true }
+              if stats.matchedLines > 0 { binarySuppressed = true }
               stop = true
               break
             }
@@ -201,7 +201,7 @@ final class Searcher {
         // (-v: the selected lines hold no match; --count-matches counts
         // them, as ripgrep does, and --json's stats say 0 matches.)
         stats.matches += options.invertMatch ? 0 : j - i
-        if printing && binary { heldBack = true }
+        if printing && binary { binarySuppressed = true }
         if printing && !binary {
           matchedLine(
             buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
@@ -379,6 +379,5 @@ final class Searcher {
   /// (the rest is not read). Lines printed before a NUL met in a later chunk
   /// do not count: `(printf 'cafe\n'; sleep 1; printf 'x\0\n') | foldgrep
   /// cafe` prints the line and no notice, as grep and ripgrep.
-  var binarySuppressed: Bool { heldBack }
-  private var heldBack = false
+  private(set) var binarySuppressed = false
 }
