@@ -2,7 +2,8 @@ import FoldSearch
 import FoldSearchFoundation
 import Testing
 
-/// The README's app example, as written.
+/// The app example of the README and of the article "Find Panels and Record Search", as
+/// written (`DocExampleTests` checks that their code lines appear here).
 @Suite("README app example")
 struct ReadmeAppExampleTests {
   @Test func highlightFindPanelAndIndex() {
@@ -12,6 +13,9 @@ struct ReadmeAppExampleTests {
     #expect(
       passage.htmlString(highlighting: "cafe")
         == "El <mark>café</mark> de la mañana. Un <mark>CAFE</mark> largo.")
+    #expect(
+      passage.ansiString(highlighting: "cafe")
+        == "El \u{1B}[7mcafé\u{1B}[27m de la mañana. Un \u{1B}[7mCAFE\u{1B}[27m largo.")
 
     var session = FindSession(text: "Straße, STRASSE, strasse")
     session.query = "strasse"
