@@ -418,6 +418,8 @@ public struct RecordMatch: Sendable, Hashable {
   /// let name = "VPN"
   /// RecordMatch(record: 0, ranges: [name.startIndex..<name.endIndex])
   /// ```
+  ///
+  /// - Complexity: O(1) (the array is kept, or its one range inline).
   public init(record: Int, ranges: [Range<String.Index>]) {
     self.record = record
     self.storage = ranges.count == 1 ? .one(ranges[0]) : .many(ranges)
@@ -429,6 +431,9 @@ public struct RecordMatch: Sendable, Hashable {
     self.storage = .one(range)
   }
 
+  /// Whether two matches name the same record with the same ranges.
+  ///
+  /// - Complexity: O(k) for k ranges.
   public static func == (lhs: RecordMatch, rhs: RecordMatch) -> Bool {
     guard lhs.record == rhs.record else { return false }
     switch (lhs.storage, rhs.storage) {
@@ -438,6 +443,9 @@ public struct RecordMatch: Sendable, Hashable {
     }
   }
 
+  /// Hashes the record and its ranges (equal matches hash equally).
+  ///
+  /// - Complexity: O(k) for k ranges.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(record)
     switch storage {

@@ -105,6 +105,8 @@ public struct ANSIHighlightStyle: Sendable, Hashable {
   /// ```swift
   /// ANSIHighlightStyle(start: "\u{1B}[1m", end: "\u{1B}[22m")  // bold
   /// ```
+  ///
+  /// - Complexity: O(1).
   public init(start: String, end: String) {
     self.start = start
     self.end = end

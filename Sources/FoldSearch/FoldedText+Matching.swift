@@ -32,7 +32,7 @@ extension FoldedText {
   /// FoldedText("Straße, STRASSE").byteRanges(of: "strasse")  // [0..<7, 9..<16]
   /// ```
   ///
-  /// A text of ``parallelThreshold`` folded bytes or more is searched on the
+  /// A text of 8 MiB (`parallelThreshold`) of folded bytes or more is searched on the
   /// threads its ``parallelism`` allows, with the same result.
   ///
   /// - Complexity: O(n + m) for a text of n folded bytes and a query of m,

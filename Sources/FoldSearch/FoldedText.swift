@@ -11,7 +11,7 @@
 /// text.byteRanges(of: "strasse") // [30..<37]: UTF-8 offsets of "Straße"
 /// ```
 ///
-/// Matching follows the `foundation` profile (see the README): full case
+/// Matching follows the `foundation` profile (see <doc:MatchingSemantics>): full case
 /// folding (ß ≡ ss, ﬁ ≡ fi, Σ ≡ ς ≡ σ), accents of Latin, Greek and Cyrillic
 /// letters ignored (é ≡ e ≡ e + U+0301), combining marks skipped, and nothing
 /// broader (ø ≢ o, æ ≢ ae). It agrees with Foundation's
@@ -35,7 +35,7 @@ public struct FoldedText: Sendable {
   /// The fold table of this text's profile; queries fold with it too.
   package let table: FoldTable
   /// The threads the fold was allowed, which searches of this text may use
-  /// too: a text of ``parallelThreshold`` folded bytes and more is searched
+  /// too: a text of 8 MiB (`parallelThreshold`) of folded bytes and more is searched
   /// on the threads it allows (see ``byteRanges(of:)``), a smaller one on
   /// one.
   public private(set) var parallelism: Parallelism

@@ -30,6 +30,7 @@
 /// - Complexity: each filter costs O(1) per candidate (``graphemeAligned``:
 ///   the length of the clusters at the candidate's ends).
 public struct SearchOptions: OptionSet, Hashable, Sendable {
+  /// The options' bits: ``wholeWords``, ``wordStart`` and ``graphemeAligned``.
   public let rawValue: Int
 
   /// Creates options from their raw bits.

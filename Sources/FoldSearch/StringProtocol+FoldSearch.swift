@@ -3,7 +3,7 @@ extension StringProtocol {
   ///
   /// A one-shot search: rather than folding the whole string, it scans the
   /// raw UTF-8 for places where a match could be and folds only the scalars
-  /// there (see ``foldedByteRanges(of:)``). To search the same text for
+  /// there (see ``foldedByteRanges(of:parallelism:)``). To search the same text for
   /// several queries, build a ``FoldedText`` once instead.
   ///
   /// ```swift
