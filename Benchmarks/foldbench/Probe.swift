@@ -194,7 +194,8 @@ func probeFirstTouch(bytes: Int) {
 /// The sequential fold with each profile's table (foundation, collation),
 /// at the AVX2 level and this CPU's best, in turns, nine rounds: MB/s and
 /// the collation profile's speed as a share of the foundation profile's at
-/// the same level (issue #7's ratio, without the parallel fold's noise).
+/// the same level (the collation profile's target ratio, without the
+/// parallel fold's noise).
 func probeFoldProfiles(_ text: String) {
   var text = text
   text.makeContiguousUTF8()

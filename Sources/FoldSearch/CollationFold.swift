@@ -36,7 +36,7 @@ import _FoldSearchCShim
 /// its own primaries (``FoldTable/contraction(first:continuingAt:in:)``),
 /// longest first, as ICU matches them. Discontiguous contractions (a
 /// combining mark between the letter and the mark that contracts with it)
-/// are not: see the README's deviation classes.
+/// are not: see C1–C6 in the Matching Semantics article.
 ///
 /// ## Cost and thread safety
 /// A locale's table is built on first use and cached: root's for the life of

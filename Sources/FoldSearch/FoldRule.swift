@@ -1,4 +1,4 @@
-/// The per-scalar fold of the `foundation` profile (SEMANTICS rules 2–6).
+/// The per-scalar fold of the `foundation` profile (Matching Semantics, rules 2–6).
 ///
 /// Every scalar folds, on its own and independently of its neighbours, to one of:
 /// - *ignorable* (rule 2): Grapheme_Extend scalars and emoji modifiers fold to
@@ -29,7 +29,7 @@ package enum FoldRule {
   }
 
   /// The base of Latin, Greek, Cyrillic and IPA decompositions whose marks
-  /// are dropped (SEMANTICS rule 3).
+  /// are dropped (Matching Semantics, rule 3).
   package static let markDroppingLimit: UInt32 = 0x0510
 
   /// The fold of one scalar under the `foundation` profile.

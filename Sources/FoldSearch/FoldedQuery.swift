@@ -1,6 +1,6 @@
 /// A query prepared for matching against ``FoldedText``.
 ///
-/// Preparation follows SEMANTICS rules 1 and 2: the query is trimmed at both
+/// Preparation follows Matching Semantics, rules 1 and 2: the query is trimmed at both
 /// ends of the scalars Foundation's `.whitespacesAndNewlines` names (see
 /// ``isTrimmed(_:)``), then folded with the same per-scalar fold as the text,
 /// so ignorable scalars inside it are skipped.

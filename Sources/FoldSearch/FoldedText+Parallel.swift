@@ -42,10 +42,10 @@ public enum Parallelism: Sendable, Hashable {
 /// the pieces are), and folds its rest on its own if its fold outgrows the
 /// region; the close-up then lays the pieces out all the same, in place
 /// (the buffer's capacity is the worst case; untouched pages cost no
-/// memory). Before, each region was as large as its piece's worst case,
-/// and every piece but the first was copied into pages touched for the
-/// first time: the fold touched one and a half folded copies on 2 threads
-/// instead of one. The parts' maps are merged by shifting each one's
+/// memory). Regions as large as each piece's worst case would have every
+/// piece but the first copied into pages touched for the first time: the
+/// fold would touch one and a half folded copies on 2 threads instead of
+/// one. The parts' maps are merged by shifting each one's
 /// entries by its folded and original start: the cut's entry and the
 /// part's first go through the map's own append rules (which drop an entry
 /// the previous shift already predicts and let the later of two entries at

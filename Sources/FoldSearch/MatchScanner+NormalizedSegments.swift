@@ -44,7 +44,7 @@ import _FoldSearchCShim
 // locales that normalize set `_normalizedSegments`, and they read the query
 // in NFD where it fails the check (`FoldedQuery`); the text's order of two
 // scalars with primary weights inside a failing segment, which the
-// normalization changes, is not modelled (class C6 in the README).
+// normalization changes, is not modelled (class C6, Matching Semantics).
 //
 // See ICU 72's `usearch_search` (i18n/usearch.cpp: the checks on the first
 // element's and the next element's indices, `allowMidclusterMatch`) and

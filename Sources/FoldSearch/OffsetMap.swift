@@ -12,7 +12,7 @@ import _FoldSearchSIMD
 /// An *atomic* entry marks the start of a multi-scalar expansion of one source
 /// scalar (ß → ss, ﬁ → fi, 한 → ᄒ ᅡ ᆫ): positions strictly inside it are not
 /// boundaries of a source scalar, so no match may start or end there
-/// (SEMANTICS rule 6). The expansion's end always has an entry of its own.
+/// (Matching Semantics, rule 6). The expansion's end always has an entry of its own.
 ///
 /// Ignorable scalars fold to nothing, so one folded position stands for the
 /// original positions before and after them; the map records the position

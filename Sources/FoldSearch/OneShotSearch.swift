@@ -8,8 +8,8 @@ import _FoldSearchSIMD
 ///
 /// ## Idea
 /// Folding a whole text to search it once costs far more than reading it
-/// (the fold runs at a fraction of a GB/s, a vector scan of the raw bytes at
-/// several). So the raw UTF-8 is scanned first for the places a match could
+/// (a vector scan of the raw bytes runs several times faster than the
+/// fold). So the raw UTF-8 is scanned first for the places a match could
 /// be, and only the scalars there are folded and compared.
 ///
 /// One byte of the folded needle, the **anchor** (here an ASCII byte, chosen
@@ -60,8 +60,8 @@ import _FoldSearchSIMD
 ///
 /// The candidate test is a case- and UTF-8-aware variant of the
 /// rare-byte-pair prefilter of BurntSushi's memchr crate (`memmem`'s
-/// "packed pair"); "prefilter the raw bytes, fold only candidates" is the
-/// one-shot direction of the speed issue.
+/// "packed pair"), applied to the raw bytes so that only candidates are
+/// folded.
 package struct OneShotSearch {
   /// The folded needle.
   let needle: [UInt8]
@@ -476,13 +476,12 @@ extension OneShotSearch {
   struct Scan {
     /// What taking a candidate costs, in bytes of work (bytes of the whole
     /// fold that take as long as the kernel's report and the candidate's
-    /// decoding). Measured on the Latin corpus (one thread): a verified
-    /// candidate with its match took 46–57 ns, a byte of the whole fold
-    /// about 0.9 ns and its search 0.1–1.3 more; 24 (it was 4) makes a
-    /// one-shot search with a candidate every 12 bytes or fewer ("e": one
-    /// every 9.4, 204 MB/s against the whole fold and search's 451) fold
-    /// the rest whole, and keeps "de" (one every 76 bytes, 1,398 against
-    /// 1,053) on candidates.
+    /// decoding). A verified candidate with its match costs about as much
+    /// as folding and searching 50 bytes; 24 makes a one-shot search with a
+    /// candidate every 12 bytes or fewer (such as "e" in Latin text) fold
+    /// the rest whole, which is faster there, and keeps "de" (one every 76
+    /// bytes) on candidates, which are faster there (measurements:
+    /// Benchmarks/HISTORY.md).
     static let candidateCost = 24
     let search: OneShotSearch
     let input: UnsafeBufferPointer<UInt8>

@@ -167,7 +167,7 @@ package enum UnicodeData {
     fsicu_changes_when_casefolded(scalar.value)
   }
 
-  /// Whether the scalar is *ignorable* (SEMANTICS rule 2): Grapheme_Extend or
+  /// Whether the scalar is *ignorable* (Matching Semantics, rule 2): Grapheme_Extend or
   /// an emoji modifier (U+1F3FB...U+1F3FF).
   package static func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
     fsicu_is_grapheme_extend(scalar.value) || fsicu_is_emoji_modifier(scalar.value)

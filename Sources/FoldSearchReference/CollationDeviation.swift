@@ -2,15 +2,15 @@
 /// oracle, ICU `usearch` with the same primary-strength collator.
 ///
 /// Each is a place where matching over a per-scalar fold cannot (or
-/// deliberately does not) reproduce `usearch`; the README lists each with a
+/// deliberately does not) reproduce `usearch`; the Matching Semantics article lists each with a
 /// minimal example. ``CollationComparator`` attributes a disagreement to a
 /// class only when the class's trigger is present locally.
 public enum CollationDeviation: String, CaseIterable, Sendable {
   /// C1 — trailing ignorables: a match end that extends over more of the
   /// following scalars without a primary weight than `usearch`'s does. The
   /// collation profiles apply `usearch`'s rule (up to the first
-  /// grapheme-cluster boundary: text "ab\u{AD}", query "ab": [0,2)), so the
-  /// generated cases no longer produce it; the class stays for inputs where
+  /// grapheme-cluster boundary: text "ab\u{AD}", query "ab": [0,2)), so
+  /// generated cases do not produce it; the class stays for inputs where
   /// the two cluster rules differ.
   case c1 = "C1"
   /// C2 — match boundaries inside a grapheme cluster. The collation
@@ -22,8 +22,8 @@ public enum CollationDeviation: String, CaseIterable, Sendable {
   /// not found in "ऱ्ढ": U+0931 ends with a nukta of class 7, the virama
   /// has class 9). What is left is an end inside a cluster right after a
   /// scalar that expands to several primaries, where `usearch`'s conditions
-  /// on its last collation element's indices go beyond that rule; the
-  /// generated cases no longer produce it (it was 0.09%).
+  /// on its last collation element's indices go beyond that rule; generated
+  /// cases do not produce it.
   case c2 = "C2"
   /// C3 — contractions ICU forms *discontiguously* in the text: several
   /// scalars the collator weighs as one unit (root: и/И + U+0306 = й, Arabic

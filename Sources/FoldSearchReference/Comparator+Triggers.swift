@@ -203,8 +203,8 @@ extension Comparator {
   /// a base to the reference. A Latin base that case folds to a scalar at or
   /// above U+0510 counts too: the reference judges the cluster by its folded
   /// base (text "Ⱥ" U+0301 U+0341 "b", query U+0341 "b": Ⱥ folds to ⱥ,
-  /// U+2C65, and the reference starts at the literal U+0341; CI's
-  /// FuzzDifferential run at 2957161; likewise Ⱦ → ⱦ, U+2C66).
+  /// U+2C65, and the reference starts at the literal U+0341; found by
+  /// FuzzDifferential; likewise Ⱦ → ⱦ, U+2C66).
   static func leadingMarkMeetsNonLatinCluster(
     query: [Unicode.Scalar], region: Range<Int>, in layout: TextLayout
   ) -> Bool {
@@ -224,7 +224,7 @@ extension Comparator {
   }
 
   /// D4's trigger: a scalar whose folding data in the reference is wrong or
-  /// missing (SEMANTICS D4).
+  /// missing (D4, Matching Semantics).
   static func hasDivergentReferenceData(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x1FCD...0x1FCF, 0x1FDD...0x1FDF, 0x1C80...0x1C89, 0xA7CB, 0xA7CC, 0xA7DA, 0xA7DC:

@@ -1,7 +1,8 @@
 import FoldSearch
 
 /// Runs the engine and the reference on the same input and classifies any
-/// disagreement against the deviations documented in SEMANTICS.md.
+/// disagreement against the deviations documented in the Matching Semantics
+/// article (Sources/FoldSearch/FoldSearch.docc/MatchingSemantics.md).
 ///
 /// ## Classification
 ///

@@ -1,8 +1,9 @@
 /// A documented, deliberate deviation of the engine from the Foundation reference.
 ///
-/// D1–D5 mirror SEMANTICS.md ("Deliberate deviations from the reference");
-/// D6–D9 are reference bugs found by the differential fuzzer, each documented
-/// with a minimal input in the README. ``Comparator`` attributes a disagreement to one of them only
+/// D1–D5 are deliberate decisions, D6–D9 reference bugs found by the
+/// differential fuzzer; the Matching Semantics article
+/// (Sources/FoldSearch/FoldSearch.docc/MatchingSemantics.md) documents each
+/// with a minimal input. ``Comparator`` attributes a disagreement to one of them only
 /// when the disagreement shows that deviation's trigger locally.
 public enum Deviation: String, CaseIterable, Sendable {
   /// D1 — trailing marks: the engine's match end always extends over the

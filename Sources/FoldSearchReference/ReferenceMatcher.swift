@@ -5,7 +5,7 @@ import Foundation
 ///
 /// On Linux, `StringProtocol.range(of:options:range:)` bridges to `NSString` and
 /// then to CoreFoundation's `CFStringFindWithOptionsAndLocale` with a `nil`
-/// locale (see SEMANTICS.md, "The reference matcher"). This type runs exactly
+/// locale (see the Matching Semantics article, "The reference"). This type runs exactly
 /// the loop the engine is measured against:
 ///
 /// 1. trim the query of `.whitespacesAndNewlines`; an empty needle finds nothing;

@@ -6,7 +6,7 @@ public enum Verdict: Equatable, Sendable {
   /// (the first difference's deviation is the one reported).
   case explained(Deviation)
   /// They differ in a way no documented deviation accounts for: an engine bug
-  /// until shown otherwise (SEMANTICS.md).
+  /// until shown otherwise (Matching Semantics).
   case unexplained
 }
 

@@ -7,12 +7,9 @@
 // positions, shifts and flags, the output, the bound) must stay in
 // registers: written in Swift the loop spilled, and C lets the count of
 // stores be derived at the end (a note consumed stores the pending entry
-// unless dropped). callgrind, Latin text: 56 → 45 instructions a note.
+// unless dropped).
 // With AVX-512, a vector layer encodes eight notes at a time (below; with
-// AVX2, four):
-// `foldbench --probe fold-best`, side by side with the portable loop
-// alone, Korean lines 223 → 270 MB/s, Latin 1,465 → 1,560, Thai 785 → 860,
-// the mix's first 32 MiB 860 → 893.
+// AVX2, four).
 //
 // Invariants: the entry encoded is always the pending one, relative to the
 // last stored one, so each store writes the difference of two registers;

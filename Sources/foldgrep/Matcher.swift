@@ -91,10 +91,10 @@ struct Matcher: Sendable {
   ///
   /// The one-shot search (``OneShotSearch``) gives exactly the whole fold's
   /// ranges (`FoldedText(utf8:).byteRanges(of:)`), so the path changes only
-  /// the speed: it scans the raw bytes at several GB/s and folds only around
-  /// candidates, where the whole fold runs at a fraction of a GB/s. It reads
-  /// only well-formed UTF-8, so the chunk is validated first
-  /// (``UTF8Validation``, several GB/s). A chunk that is not well-formed, or
+  /// the speed: it scans the raw bytes with vector instructions and folds only
+  /// around candidates, where the whole fold costs several times more per
+  /// byte. It reads only well-formed UTF-8, so the chunk is validated first
+  /// (``UTF8Validation``). A chunk that is not well-formed, or
   /// a query it cannot plan, takes the whole fold, once for all queries; so
   /// do the queries after one whose candidates were dense (it folded the
   /// rest of the chunk itself: the chunk is never folded more than twice),

@@ -1,6 +1,6 @@
 // UTF-8 validation of a chunk: the one-shot search (see Matcher.swift)
-// reads only well-formed UTF-8, so every chunk is checked first, at several
-// GB/s.
+// reads only well-formed UTF-8, so every chunk is checked first, several times
+// faster than the search reads it.
 
 /// Whether bytes are well-formed UTF-8, exactly as the Unicode standard
 /// defines it (§3.9, Table 3-7 "Well-Formed UTF-8 Byte Sequences"):
@@ -43,10 +43,9 @@
 /// the last scalar the blocks reached into) are checked scalar by scalar,
 /// which also catches a sequence cut short by the end.
 ///
-/// Measured on the large corpora in 8 MiB chunks (best of 7 passes): 4.5–5.2
-/// GB/s on Latin text, 3.5–3.8 on the mix of 20 languages, about 10 on
-/// ASCII (the Latin text without its other bytes); `String(validating:as:)` (which also copies) 0.8 / 0.6 / 5.5, a
-/// scalar-by-scalar loop with a 16-byte ASCII skip 1.4 / 0.8 / 7–8.
+/// On the large corpora it runs several times faster than
+/// `String(validating:as:)` (which also copies) and than a scalar-by-scalar
+/// loop with a 16-byte ASCII skip (figures: Benchmarks/HISTORY.md).
 enum UTF8Validation {
   private typealias Vector = SIMD16<UInt8>
 

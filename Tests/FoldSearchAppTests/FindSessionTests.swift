@@ -432,11 +432,9 @@ struct FindSessionTests {
     // An edit is O(n) memory moves (the tails of the text, the folded
     // bytes and the matches shift in place; the map's blocks are copied; no
     // refolding), so the ratio falls as the fold nears the memory's speed.
-    // On 2026-12-03, after edits moved their buffers in place instead of
-    // building new ones: 11–13× under AddressSanitizer (it was 4–7×, and
-    // 1.1× once in CI by wall-clock time beside other tests), and foldbench's
-    // edit benchmark 9× in release (it was 3.5×). The bound is what
-    // refolding instead of patching (a ratio near 1) cannot reach.
+    // Measured: 11–13× under AddressSanitizer, and foldbench's edit
+    // benchmark 9× in release. The bound is what refolding instead of
+    // patching (a ratio near 1) cannot reach.
     #expect(ratio >= 3, "refold \(refold) s vs edit \(edit) s")
   }
 }

@@ -142,15 +142,15 @@ import _FoldSearchTestSupport
       ("\u{418}\u{306}\u{94D}", "\u{418}\u{306}", ""),
       // A contraction of several primaries equal to its scalars' is one
       // unit all the same: Tibetan subjoined ra or la and a vowel sign
-      // (found by a widened foldfuzz, 2026-12-05).
+      // (found by a widened foldfuzz).
       ("\u{FB2}\u{F71}", "\u{FB2}", ""), ("\u{FB2}\u{F71}", "\u{F71}", ""),
       ("\u{FB3}\u{F75}", "\u{FB3}", "bo"), ("\u{FB2}\u{F71}", "\u{FB2}\u{F71}", ""),
       ("x\u{FB2}\u{F73}x", "x", ""),
       // Prefix rules: after its prefix a scalar takes other weights
       // (Japanese ー and the iteration marks take the kana's vowel; U+00B7
       // after L has no primary at the root), while the prefix keeps its own
-      // (found by a widened foldfuzz, 2026-12-05: collation:ja disagreed
-      // in 2.6% of its cases).
+      // (found by a widened foldfuzz, where collation:ja disagreed in 2.6%
+      // of its cases without them).
       ("ニー", "ー", "ja"), ("ニー", "イ", "ja"), ("ニー", "ニイ", "ja"), ("ふゝ", "ふ", "ja"),
       ("ふゞ", "ぶ", "ja"), ("カーテン", "かあてん", "ja"), ("ー", "ー", "ja"), ("xー", "ー", "ja"),
       ("ガー", "カア", "ja"), ("う\u{3099}ー", "うう", "ja"), ("ゔー", "う", "ja"), ("ヽヾ", "ヽ", "ja"),
@@ -421,7 +421,7 @@ import _FoldSearchTestSupport
     // iteration 159225).
     ("🇵", "🇶", "th", .c5),
     // ... and keeps the second half of a variable long primary when its 16
-    // bits lie above the variable top (a widened foldfuzz, 2026-12-05:
+    // bits lie above the variable top (found by a widened foldfuzz:
     // U+1807, Adlam digits).
     ("\u{397}\u{1807}", "\u{397}", "th", .c5), ("\u{397}", "\u{397}\u{1807}", "th", .c5),
     ("\u{F1A}\u{1E95F}", "\u{F1A}", "th", .c5), ("そ.\u{1E95E}", "ソ", "th", .c5),

@@ -6,7 +6,7 @@ import _FoldSearchTestSupport
 /// Inputs the differential fuzzer found, kept as regression cases with the
 /// verdict they must get against the live reference: either an engine fix
 /// (then the engine's exact ranges are asserted too) or a reference bug
-/// documented as a deviation (D6–D9 in the README).
+/// documented as a deviation (D6–D9, Matching Semantics).
 @Suite("Differential regressions")
 struct DifferentialRegressions {
   struct Found: Sendable, CustomTestStringConvertible {
@@ -54,10 +54,9 @@ struct DifferentialRegressions {
       query: [0x341, 0x62], verdict: .explained(.d3), engine: [3..<8, 9..<12, 14..<19]),
     // D3 with a canonical difference: a CJK compatibility ideograph before a
     // mark is compared literally by the reference (FuzzDifferential, seed
-    // 20261204, after 8 minutes). The other way round it agrees when the
-    // mark is below U+0510, which the reference drops, and does not match
-    // when the mark is non-Latin, which it keeps (CI's FuzzDifferential run,
-    // 2026-12-05).
+    // 20261204). The other way round it agrees when the mark is below
+    // U+0510, which the reference drops, and does not match when the mark is
+    // non-Latin, which it keeps (found by FuzzDifferential).
     Found(
       name: "D3 compatibility ideograph before a mark", text: [0xF900, 0xE48],
       query: [0x8C48], verdict: .explained(.d3)),
@@ -70,7 +69,7 @@ struct DifferentialRegressions {
       engine: [0..<6, 6..<12]),
     // D3 on a Latin letter whose case fold is non-Latin (Ⱥ → ⱥ U+2C65): the
     // reference keeps the cluster's mark and finds nothing (met while
-    // checking CI's FuzzDifferential finding on 2957161).
+    // shrinking a FuzzDifferential finding).
     Found(
       name: "D3 Latin letter folding to a non-Latin one, before a mark", text: [0x23A, 0x301],
       query: [0x2C65], verdict: .explained(.d3), engine: [0..<4]),

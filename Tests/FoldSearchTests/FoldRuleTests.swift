@@ -14,7 +14,7 @@ struct FoldRuleTests {
     var testDescription: String { "U+" + String(scalar.value, radix: 16, uppercase: true) }
   }
 
-  /// One row per rule of SEMANTICS, with the fold the rule prescribes.
+  /// One row per rule of Matching Semantics, with the fold the rule prescribes.
   static let expectations: [Expectation] = [
     // rule 2: ignorable — Grapheme_Extend and emoji modifiers
     .init(scalar: "\u{301}", folded: .ignorable),
@@ -151,7 +151,7 @@ struct FoldRuleTests {
   }
 
   @Test func unicodeVersionIsICUs() {
-    // The engine's data must be Unicode 15.0 (ICU 72): see SEMANTICS D4.
+    // The engine's data must be Unicode 15.0 (ICU 72): see D4, Matching Semantics.
     #expect(UnicodeData.unicodeVersion.prefix(2) == [15, 0])
     #expect(UnicodeData.icuVersion.first == 72)
   }

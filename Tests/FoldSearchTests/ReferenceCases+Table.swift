@@ -1,9 +1,8 @@
 import FoldSearchReference
 
 extension ReferenceCase {
-  /// The 227 cases of shared/reference/reference-cases.md: inputs transcribed
-  /// as scalar lists (by a one-off script), and the verdict SEMANTICS.md
-  /// predicts. The reference's answers are not copied: the live reference
+  /// The 227 cases of the reference study: inputs transcribed as scalar
+  /// lists, and the verdict the Matching Semantics article predicts. The reference's answers are not copied: the live reference
   /// computes them at test time.
   static let all: [ReferenceCase] = [
     .init("lat1", [0x0063, 0x0061, 0x0066, 0x00E9], [0x0063, 0x0061, 0x0066, 0x0065], .agree),

@@ -1,8 +1,8 @@
 import FoldSearchReference
 import Testing
 
-/// One case of shared/reference/reference-cases.md and the verdict expected
-/// from SEMANTICS.md.
+/// One case of the reference study (227 tricky inputs measured against
+/// Foundation) and the verdict the Matching Semantics article predicts.
 ///
 /// Expected verdicts, reasoned from the rules (not from either matcher's
 /// output):

@@ -2,7 +2,7 @@ import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
-/// A deliberately naive, scalar-by-scalar implementation of SEMANTICS rules
+/// A deliberately naive, scalar-by-scalar implementation of Matching Semantics rules
 /// 1–6 and D1, independent of the folded buffer, the offset map and the byte
 /// searcher: the engine must agree with it exactly on every input.
 ///

@@ -4,7 +4,7 @@
 // The exception is a window end that splits a contraction of the profile
 // as the whole text's fold parses it (Welsh "fff" folds as "ff" + "f"):
 // the fold is the whole text's, so such a window holds the contraction
-// whole or not at all (the README's collation section).
+// whole or not at all (the Collation Profile article).
 
 import Foundation
 import Testing

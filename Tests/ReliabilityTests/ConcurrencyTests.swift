@@ -110,7 +110,7 @@ struct ConcurrencyTests {
   /// piece cuts fall among marks, expansions and ill-formed bytes: identical
   /// to the sequential fold, and race-free under TSan. Its bound is on the
   /// wall clock (the fold runs on several threads): 8.0 s of 30 s in a debug
-  /// build while the rest of the reliability suite ran beside it (2026-12-05).
+  /// build while the rest of the reliability suite ran beside it.
   @Test("Parallel fold of 8 MiB of hostile text equals the sequential fold")
   func parallelFold() {
     let unit: [UInt8] =

@@ -6,7 +6,7 @@ import _FoldSearchTestSupport
 /// The pathological corpus (Corpus/pathological) with its suggested needles,
 /// under a bound on this thread's CPU time per byte, in a debug build:
 /// folding ≤ 2 µs per input byte, and each search ≤ 4 µs per (text + needle)
-/// byte plus 20 ms. Measured here (2026-12-05): every fold and search within
+/// byte plus 20 ms. Measured here: every fold and search within
 /// a tenth of its bound but the ß-only file's, where every folded byte
 /// starts a candidate that ends inside an expansion: 0.03–0.11 s of 0.42 s
 /// (the 99-byte needle the slowest). A search quadratic in these 100 KB

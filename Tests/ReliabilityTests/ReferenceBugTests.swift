@@ -55,7 +55,7 @@ struct ReferenceBugTests {
     GapCase(
       text: [0x1C88, 0x341, 0x302, 0x302, 0xFFFD], query: [0x301, 0xFFFD], engine: [3..<12],
       reference: []),
-    // CI's FuzzDifferential run at 2957161 (shrunk from 44 scalars): a Latin
+    // Found by FuzzDifferential (shrunk from 44 scalars): a Latin
     // base whose case fold is at or above U+0510 (Ⱥ → U+2C65, Ⱦ → U+2C66)
     // makes its cluster non-Latin to the reference.
     GapCase(

@@ -17,10 +17,8 @@ import Testing
 ///
 /// Measured here (8 MiB inputs, which take the parallel fold), with the
 /// pieces folded into one shared buffer: ASCII 1.24×, Latin prose 1.79–1.87×,
-/// Hangul 5.0–5.4×, only ß 4.2–4.3×, only ﬃ 3.4× (2026-12-03, with each
-/// piece's whole output room advised for huge pages: Latin prose was
-/// 1.55–1.72× when only three quarters of the input's length were, whose
-/// output ends short of that; an older note said ASCII 1.07×). A huge
+/// Hangul 5.0–5.4×, only ß 4.2–4.3×, only ﬃ 3.4× (with each piece's whole
+/// output room advised for huge pages). A huge
 /// page is 2 MiB, 0.25× of this input, and resident whole once touched, so
 /// the figures move in steps of 0.25×: one ASCII run in eight measured
 /// 1.48×, and the ASCII bound allows that step.
