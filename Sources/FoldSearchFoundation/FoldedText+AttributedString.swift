@@ -6,8 +6,8 @@ import Foundation
 ///
 /// These live apart from `FoldSearch`, which needs nothing from Foundation:
 /// a program that does not import this module (`foldgrep`) loads neither
-/// Foundation nor the ICU it brings, which made its start 1.6× slower (18.1
-/// against 11.5 ms on a small file, side by side).
+/// Foundation nor the ICU it brings, which would make its start about 1.6×
+/// slower.
 extension FoldedText {
   /// The text as an `AttributedString` whose match runs carry
   /// ``SearchMatchAttribute`` (the match index); other runs have no

@@ -943,9 +943,9 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // the two-stage table, for folds of one to three bytes that are not atomic
 // and start no contraction; four: fssimd_four_byte_kind), stopping at the
 // first that lengthens, is atomic, a starter or slow, for the scalar
-// part, which hands back after it (side by side with the AVX2 kernel,
-// French went from 0.88× to 1.26×, Polish 0.98× to 1.24×, German 0.95× to
-// 1.06×); other blocks with that few go the narrow way.
+// part, which hands back after it (so that prose with an accent every few
+// words, French, Polish or German, folds faster than with the AVX2 kernel);
+// other blocks with that few go the narrow way.
 // A folded block that stopped before FSSIMD_EAGER bytes at a stop that
 // repeats (fssimd_stop_repeats: Hangul) sends the next FSSIMD_CALM blocks
 // the narrow way too, and its scalar part runs to the next ASCII byte;
