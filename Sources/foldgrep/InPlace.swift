@@ -8,6 +8,26 @@
 // fsynced and renamed over the original (after a hard link of the original to
 // FILE+SUFFIX with --backup). Any failure removes the temporary file and
 // leaves the original untouched. A file without a change is never touched.
+//
+// No lost writes: another program may write to the original while it is
+// read or rewritten (`echo x >> f`, `dd conv=notrunc`); renaming the rewrite
+// over it would throw that write away. The original's size, modification
+// and change times and inode (the `fstat` taken when it was opened) are
+// compared with the file as it is now (through the descriptor read, and the
+// name's inode) after the temporary file is written and again right before
+// the rename; any difference leaves the original as it is and is an error
+// (``InPlaceRewriter/commit()``). What remains undetectable:
+// - a write in the instant between the last check and the rename (a few
+//   system calls; with --backup it survives in the backup, the original's
+//   own inode);
+// - a writer that keeps the file open writes, after the rename, into the
+//   old inode, which no name reaches any more (without --backup) — as with
+//   `sed -i` and every rename-based editor;
+// - a write that changes neither the size nor the times: the kernel's
+//   timestamps advance by clock ticks (a few milliseconds on file systems
+//   without fine-grained timestamps), so a same-size overwrite within the
+//   tick of a modification made just before foldgrep opened the file goes
+//   unnoticed.
 // SIGINT, SIGTERM and SIGHUP remove the temporary files too
 // (``TemporaryFiles``); output to a closed pipe stops the output, not the
 // rewriting (main.swift).
@@ -21,6 +41,8 @@
 final class InPlaceRewriter: ChunkConsumer {
   /// The file rewritten: symbolic links are resolved, so the link stays.
   let target: String
+  /// The file's name as the user gave it, for messages.
+  let display: String
   let source: InputFile
   let replacement: Replacement
   let backupSuffix: String?
@@ -36,10 +58,11 @@ final class InPlaceRewriter: ChunkConsumer {
   /// `target` is ``target(of:display:)``'s answer for the file `source`
   /// was opened from.
   init(
-    target: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
-    failWrites: Bool, stallWrites: Bool = false
+    target: String, display: String, source: InputFile, replacement: Replacement,
+    backupSuffix: String?, failWrites: Bool, stallWrites: Bool = false
   ) {
     self.target = target
+    self.display = display
     self.stallWrites = stallWrites
     self.source = source
     self.replacement = replacement
@@ -169,7 +192,7 @@ final class InPlaceRewriter: ChunkConsumer {
         return true
       }
       if failure != EEXIST || attempt == 99 {
-        error = "\(target): cannot create a temporary file: \(errorText(failure))"
+        error = "\(display): cannot create a temporary file: \(errorText(failure))"
         break
       }
     }
@@ -185,7 +208,7 @@ final class InPlaceRewriter: ChunkConsumer {
       }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
-        error = "\(target): \(n < 0 ? errorText(errno) : "file shrank while rewriting")"
+        error = "\(display): \(n < 0 ? errorText(errno) : "file shrank while rewriting")"
         return false
       }
       guard buffer.withUnsafeBufferPointer({ writeAll(UnsafeBufferPointer(rebasing: $0[0..<n])) })
@@ -203,7 +226,7 @@ final class InPlaceRewriter: ChunkConsumer {
       if failWrites { errno = ENOSPC }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
-        error = "\(target): cannot write the temporary file: \(errorText(errno))"
+        error = "\(display): cannot write the temporary file: \(errorText(errno))"
         return false
       }
       written += n
@@ -220,10 +243,12 @@ final class InPlaceRewriter: ChunkConsumer {
     guard let temporaryPath else { return nil }
     let info = source.info
     func failed(_ what: String) -> String {
-      let message = "\(target): \(what): \(errorText(errno))"
+      let message = "\(display): \(what): \(errorText(errno))"
       abort()
       return message
     }
+    pauseBeforeCommit()
+    if let change = changeSinceOpened() { return refuse(change) }
     _ = fchown(temporaryFD, info.st_uid, info.st_gid)  // best effort
     guard fchmod(temporaryFD, info.st_mode & 0o7777) == 0 else {
       return failed("cannot keep the mode")
@@ -244,8 +269,11 @@ final class InPlaceRewriter: ChunkConsumer {
     }
     guard current.st_dev == info.st_dev && current.st_ino == info.st_ino else {
       abort()
-      return "\(target): replaced by another file while being rewritten, not rewritten"
+      return "\(display): replaced by another file while being rewritten, not rewritten"
     }
+    // Last check before the rename (the backup's link changes the
+    // original's ctime, so it comes after).
+    if let change = changeSinceOpened() { return refuse(change) }
     if let backupSuffix {
       let backup = target + backupSuffix
       // Link under a temporary name, then rename over any older backup.
@@ -285,6 +313,67 @@ final class InPlaceRewriter: ChunkConsumer {
       close(directoryFD)
     }
     return nil
+  }
+
+  /// What changed in the original since it was opened, nil when nothing
+  /// did: its name now names another file, or (through the descriptor
+  /// read) its size, modification time or change time differ. A change
+  /// time moved by a link count change alone (a hard link of the file
+  /// rewritten or removed meanwhile, as by this very run's rewrite of
+  /// another of its names) is not a change of the contents.
+  private func changeSinceOpened() -> String? {
+    let before = source.info
+    var named = stat()
+    guard target.withFileName({ stat($0, &named) }) == 0 else {
+      return "cannot check it: \(errorText(errno))"
+    }
+    guard named.st_dev == before.st_dev && named.st_ino == before.st_ino else {
+      return "replaced by another file"
+    }
+    var now = stat()
+    guard fstat(source.fd, &now) == 0 else { return "cannot check it: \(errorText(errno))" }
+    if now.st_size != before.st_size {
+      return "its size changed from \(before.st_size) to \(now.st_size) bytes"
+    }
+    if now.st_mtim.tv_sec != before.st_mtim.tv_sec || now.st_mtim.tv_nsec != before.st_mtim.tv_nsec
+    {
+      return "it was modified"
+    }
+    if (now.st_ctim.tv_sec != before.st_ctim.tv_sec
+      || now.st_ctim.tv_nsec != before.st_ctim.tv_nsec) && now.st_nlink == before.st_nlink
+    {
+      return "its status changed"
+    }
+    return nil
+  }
+
+  private func refuse(_ change: String) -> String {
+    abort()
+    if change == "replaced by another file" {
+      return "\(display): replaced by another file while being rewritten, not rewritten"
+    }
+    return "\(display): changed while being rewritten (\(change)), not rewritten"
+  }
+
+  /// For tests (debug builds only): with FOLDGREP_TEST_PAUSE_BEFORE_COMMIT=
+  /// MARKER, the rewrite of each changed file stops once its temporary file
+  /// is written: MARKER is created holding the file's name, and the rewrite
+  /// goes on when MARKER is removed (after at most 60 seconds).
+  private func pauseBeforeCommit() {
+    #if DEBUG
+      guard let marker = getenv("FOLDGREP_TEST_PAUSE_BEFORE_COMMIT").map({ String(cString: $0) })
+      else { return }
+      let fd = marker.withFileName { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+      guard fd >= 0 else { return }
+      FileName.bytes(display).withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+      var info = stat()
+      var waited = 0
+      while waited < 6000 && marker.withFileName({ stat($0, &info) }) == 0 {
+        usleep(10_000)
+        waited += 1
+      }
+    #endif
   }
 
   /// Removes the temporary file; the original stays as it was.

@@ -85,7 +85,9 @@ let usage = """
                           rewritten; a FIFO or a device is an error); a closed
                           output (| head -1) ends the output, not the rewriting
                           (status 2); SIGINT, SIGTERM, SIGHUP remove the
-                          temporary files before foldgrep dies of them
+                          temporary files before foldgrep dies of them; a
+                          file another program changes meanwhile (size, times,
+                          inode) is left as it is: an error, status 2
         --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
 
   Files:

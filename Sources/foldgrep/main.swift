@@ -178,7 +178,7 @@ struct JobResult: Sendable {
     }
     let rewriter = target.map {
       InPlaceRewriter(
-        target: $0, source: input, replacement: Replacement(options.replacement!),
+        target: $0, display: display, source: input, replacement: Replacement(options.replacement!),
         backupSuffix: options.backupSuffix, failWrites: failWrites, stallWrites: stallWrites)
     }
     let searcher = Searcher(

@@ -391,3 +391,101 @@ struct InPlaceTests {
     return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
   }
 }
+
+/// No lost writes: a file changed by another program while foldgrep
+/// rewrites it (appended to, overwritten in the middle, truncated) is left
+/// as that program made it, with an error naming it (status 2); the other
+/// files are still rewritten. FOLDGREP_TEST_PAUSE_BEFORE_COMMIT (debug
+/// builds) stops each rewrite between the reading and the rename.
+@Suite("foldgrep in-place: concurrent writers")
+struct InPlaceConcurrentWriterTests {
+  /// Runs foldgrep with the pause hook; `during(name)` runs while the
+  /// rewrite of the file printed as `name` is stopped.
+  static func runPausing(
+    _ arguments: [String], in scratch: FoldGrepTests.Scratch, during: (String) throws -> Void
+  ) throws -> FoldGrepTests.Run {
+    let marker = scratch.url.appendingPathComponent("pause.marker").path
+    let process = Process()
+    process.executableURL = FoldGrepTests.binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["FOLDGREP_TEST_PAUSE_BEFORE_COMMIT": marker], uniquingKeysWith: { $1 })
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let deadline = Date().addingTimeInterval(120)
+    while process.isRunning && Date() < deadline {
+      guard let name = try? String(contentsOfFile: marker, encoding: .utf8), !name.isEmpty else {
+        usleep(5_000)
+        continue
+      }
+      try during(name)
+      try FileManager.default.removeItem(atPath: marker)
+    }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return FoldGrepTests.Run(
+      status: process.terminationStatus, stdout: Array(out),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  enum Change: String, CaseIterable {
+    case append, overwriteMiddle, truncate
+  }
+
+  @Test(arguments: Change.allCases)
+  func aChangedFileIsNotReplaced(_ change: Change) throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un cafe\ndeux\ntrois cafe\n".utf8)
+    let path = try scratch.file("c.txt", original)
+    let other = try scratch.file("d.txt", Array("cafe\n".utf8))
+    var expected = original
+    let run = try Self.runPausing(
+      ["-j1", "--replace=TEA", "--in-place", "cafe", path, other], in: scratch
+    ) { name in
+      guard name == path else { return }
+      let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+      defer { try? handle.close() }
+      switch change {
+      case .append:
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("NEW LINE\n".utf8))
+        expected += Array("NEW LINE\n".utf8)
+      case .overwriteMiddle:
+        // Same size (as `dd conv=notrunc`): only the times tell.
+        try handle.seek(toOffset: 8)
+        try handle.write(contentsOf: Data("DEUX".utf8))
+        expected.replaceSubrange(8..<12, with: Array("DEUX".utf8))
+      case .truncate:
+        try handle.truncate(atOffset: 3)
+        expected = Array(expected[0..<3])
+      }
+    }
+    #expect(run.status == 2, "\(run.stderr)")
+    #expect(run.stderr.contains("\(path): changed while being rewritten"), "\(run.stderr)")
+    #expect(try InPlaceTests.contents(path) == expected)
+    #expect(try InPlaceTests.contents(other) == Array("TEA\n".utf8))
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["c.txt", "d.txt"])
+  }
+
+  /// A file left alone during the pause is rewritten (the checks do not
+  /// refuse an unchanged file), and with --backup its backup is made.
+  @Test func anUnchangedFileIsRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let path = try scratch.file("c.txt", Array("un cafe\n".utf8))
+    var paused: [String] = []
+    let run = try Self.runPausing(
+      ["--replace=TEA", "--in-place", "--backup=.orig", "cafe", path], in: scratch
+    ) { paused.append($0) }
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(paused == [path])
+    #expect(try InPlaceTests.contents(path) == Array("un TEA\n".utf8))
+    #expect(try InPlaceTests.contents(path + ".orig") == Array("un cafe\n".utf8))
+  }
+}
