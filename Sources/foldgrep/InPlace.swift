@@ -46,6 +46,9 @@ final class InPlaceRewriter: ChunkConsumer {
   let source: InputFile
   let replacement: Replacement
   let backupSuffix: String?
+  /// --backup-overwrite: an existing FILE+SUFFIX is replaced; without it,
+  /// it is kept and the file is not rewritten (an error).
+  let backupOverwrite: Bool
   /// For tests: FOLDGREP_TEST_FAIL_WRITE makes writes to the temporary file fail.
   let failWrites: Bool
   /// For tests: FOLDGREP_TEST_STALL_WRITE stops the rewriter for good once
@@ -59,8 +62,10 @@ final class InPlaceRewriter: ChunkConsumer {
   /// was opened from.
   init(
     target: String, display: String, source: InputFile, replacement: Replacement,
-    backupSuffix: String?, failWrites: Bool, stallWrites: Bool = false
+    backupSuffix: String?, backupOverwrite: Bool = false, failWrites: Bool,
+    stallWrites: Bool = false
   ) {
+    self.backupOverwrite = backupOverwrite
     self.target = target
     self.display = display
     self.stallWrites = stallWrites
@@ -276,34 +281,44 @@ final class InPlaceRewriter: ChunkConsumer {
     if let change = changeSinceOpened() { return refuse(change) }
     if let backupSuffix {
       let backup = target + backupSuffix
-      // Link under a temporary name, then rename over any older backup.
-      let staging = temporaryPath + ".backup"
-      _ = staging.withFileName { unlink($0) }
-      var linkError: Int32 = 0
-      let linked = TemporaryFiles.shared.create(staging) {
-        let result = target.withFileName { from in staging.withFileName { link(from, $0) } }
-        linkError = errno
-        return result == 0
-      }
-      guard linked else {
-        errno = linkError
-        return failed("cannot make the backup")
-      }
-      let renamed = staging.withFileName { from in backup.withFileName { rename(from, $0) } }
-      let renameError = errno
-      // When the backup already is a link to the file (`ln f f.bak`), the
-      // rename does nothing and leaves the staging name (POSIX: two names
-      // of one inode); after a rename that moved it, this finds nothing.
-      _ = staging.withFileName { unlink($0) }
-      TemporaryFiles.shared.forget(staging)
-      guard renamed == 0 else {
-        errno = renameError
-        return failed("cannot make the backup")
+      if !backupOverwrite {
+        // A new name only: link(2) fails on an existing one, atomically.
+        guard target.withFileName({ from in backup.withFileName { link(from, $0) } }) == 0 else {
+          if errno == EEXIST {
+            abort()
+            return Self.backupExists(display + backupSuffix)
+          }
+          return failed("cannot make the backup")
+        }
+      } else {
+        // Link under a temporary name, then rename over any older backup.
+        let staging = temporaryPath + ".backup"
+        _ = staging.withFileName { unlink($0) }
+        var linkError: Int32 = 0
+        let linked = TemporaryFiles.shared.create(staging) {
+          let result = target.withFileName { from in staging.withFileName { link(from, $0) } }
+          linkError = errno
+          return result == 0
+        }
+        guard linked else {
+          errno = linkError
+          return failed("cannot make the backup")
+        }
+        let renamed = staging.withFileName { from in backup.withFileName { rename(from, $0) } }
+        let renameError = errno
+        // When the backup already is a link to the file (`ln f f.bak`), the
+        // rename does nothing and leaves the staging name (POSIX: two names
+        // of one inode); after a rename that moved it, this finds nothing.
+        _ = staging.withFileName { unlink($0) }
+        TemporaryFiles.shared.forget(staging)
+        guard renamed == 0 else {
+          errno = renameError
+          return failed("cannot make the backup")
+        }
       }
     }
-    guard temporaryPath.withFileName({ from in target.withFileName { rename(from, $0) } }) == 0
-    else { return failed("cannot replace the file") }
-    TemporaryFiles.shared.forget(temporaryPath)
+    let renamed = TemporaryFiles.shared.rename(temporaryPath, over: target, reporting: display)
+    guard renamed else { return failed("cannot replace the file") }
     self.temporaryPath = nil
     // Make the rename durable.
     let directory = targetParts.directory.isEmpty ? "." : targetParts.directory
@@ -387,6 +402,73 @@ final class InPlaceRewriter: ChunkConsumer {
       TemporaryFiles.shared.forget(temporaryPath)
       self.temporaryPath = nil
     }
+  }
+}
+
+extension InPlaceRewriter {
+  /// The error for a backup name already taken (without --backup-overwrite).
+  static func backupExists(_ backup: String) -> String {
+    "\(backup): backup exists, file not rewritten (--backup-overwrite replaces it)"
+  }
+
+  /// Whether `name` (bytes) is a temporary name this rewriter makes:
+  /// ".NAME.foldgrep-XXXXXX", or its backup staging link with ".backup".
+  static func isTemporaryName(_ name: [UInt8]) -> Bool {
+    var name = name[...]
+    let staging = Array(".backup".utf8)
+    if name.count > staging.count && name.suffix(staging.count).elementsEqual(staging) {
+      name = name.dropLast(staging.count)
+    }
+    let marker = Array(".foldgrep-".utf8)
+    guard name.first == 0x2E, name.count >= 1 + 1 + marker.count + 6 else { return false }
+    let random = name.suffix(6)
+    let isAlphanumeric = random.allSatisfy {
+      (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+    }
+    return isAlphanumeric && name.dropLast(6).suffix(marker.count).elementsEqual(marker)
+  }
+
+  /// Warnings for the temporary files found in the directories of the
+  /// files `jobs` rewrite: left by a foldgrep --in-place that was killed
+  /// (SIGKILL, a crash, a power cut: the signals it can catch remove them)
+  /// or by one still running. They are reported, not removed: one may be
+  /// the only complete copy of a rewrite that was about to be renamed.
+  /// Each directory is read once, before any rewrite starts (so this run's
+  /// own temporary files are never among them), and named as the user
+  /// named it when that names the same directory.
+  static func leftoverWarnings(_ jobs: [Job]) -> [String] {
+    var seen: Set<[UInt8]> = []
+    var warnings: [String] = []
+    for job in jobs {
+      guard case .file(let path, let display, _) = job, path != "-",
+        case .success(let target) = target(of: path, display: display)
+      else { continue }
+      let targetBytes = FileName.bytes(target)
+      let directory = Array(targetBytes[..<(targetBytes.lastIndex(of: 0x2F) ?? 0)])
+      guard seen.insert(directory).inserted else { continue }
+      let displayBytes = FileName.bytes(display)
+      let typed = displayBytes.lastIndex(of: 0x2F).map { Array(displayBytes[...$0]) } ?? []
+      let typedResolves =
+        FileName.resolved(typed.isEmpty ? "." : FileName.string(typed)) == directory
+        || (directory.isEmpty && typed == [0x2F])
+      let prefix = typedResolves ? typed : directory + [0x2F]
+      let open = FileName.string(directory.isEmpty ? [0x2F] : directory)
+      guard let handle = open.withFileName({ opendir($0) }) else { continue }
+      var names: [[UInt8]] = []
+      while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+          Array($0.prefix { $0 != 0 })
+        }
+        if isTemporaryName(name) { names.append(name) }
+      }
+      closedir(handle)
+      for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        warnings.append(
+          "warning: \(FileName.string(prefix + name)): a temporary file of a foldgrep "
+            + "--in-place that was killed (or is still running), not removed")
+      }
+    }
+    return warnings
   }
 }
 

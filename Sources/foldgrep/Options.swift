@@ -88,7 +88,12 @@ let usage = """
                           temporary files before foldgrep dies of them; a
                           file another program changes meanwhile (size, times,
                           inode) is left as it is: an error, status 2
-        --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
+                          a file of an earlier killed run (.NAME.foldgrep-XXXXXX)
+                          is reported, not removed; after a signal, a line
+                          lists the files rewritten
+        --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX;
+                          an existing FILE+SUFFIX is an error (file not
+                          rewritten) unless --backup-overwrite
 
   Files:
     -r, --recursive       search directories recursively (no operand: ".");
@@ -151,6 +156,7 @@ struct Options {
   var replacement: [UInt8]? = nil
   var inPlace = false
   var backupSuffix: String? = nil
+  var backupOverwrite = false
   var threads: Int? = nil
   var queries: [String] = []
   var files: [String] = []
@@ -349,6 +355,9 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         patternGiven = true
       case "--replace": options.replacement = FileName.bytes(value(name, inline: inline))
       case "--backup": options.backupSuffix = value(name, inline: inline)
+      case "--backup-overwrite":
+        noValue()
+        options.backupOverwrite = true
       case "--profile":
         let argument = value(name, inline: inline)
         guard let profile = FoldProfile(argument: argument) else {
@@ -446,6 +455,9 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
     fail("-v cannot be combined with --replace: selected lines have no match to replace")
   }
   if options.backupSuffix != nil && !options.inPlace { fail("--backup needs --in-place") }
+  if options.backupOverwrite && options.backupSuffix == nil {
+    fail("--backup-overwrite needs --backup=SUFFIX")
+  }
   if options.backupSuffix == "" { fail("--backup needs a non-empty SUFFIX") }
   if options.json
     && (options.countLines || options.countMatches || options.filesWithMatches

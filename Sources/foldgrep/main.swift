@@ -102,6 +102,11 @@ if options.inPlace {
   // files before foldgrep dies of them.
   signal(SIGPIPE, SIG_IGN)
   TemporaryFiles.shared.install()
+  var err = FDWriter(fd: 2)
+  for warning in InPlaceRewriter.leftoverWarnings(jobs) {
+    err.write(FileName.bytes("foldgrep: \(warning)\n"))
+  }
+  err.flush()
 }
 let settings = options
 let ordered = OrderedOutput(keepGoing: options.inPlace)
@@ -142,6 +147,15 @@ struct JobResult: Sendable {
         return result
       case .success(let resolved): target = resolved
       }
+      // An existing backup is kept (unless --backup-overwrite): checked
+      // here to spare the work, and again by the link that makes it.
+      if let suffix = options.backupSuffix, !options.backupOverwrite {
+        var info = stat()
+        if (target! + suffix).withFileName({ lstat($0, &info) }) == 0 {
+          report(InPlaceRewriter.backupExists(display + suffix), always: true)
+          return result
+        }
+      }
     }
     let printer: Printer
     var jsonPrinter: JSONPrinter? = nil
@@ -179,7 +193,8 @@ struct JobResult: Sendable {
     let rewriter = target.map {
       InPlaceRewriter(
         target: $0, display: display, source: input, replacement: Replacement(options.replacement!),
-        backupSuffix: options.backupSuffix, failWrites: failWrites, stallWrites: stallWrites)
+        backupSuffix: options.backupSuffix, backupOverwrite: options.backupOverwrite,
+        failWrites: failWrites, stallWrites: stallWrites)
     }
     let searcher = Searcher(
       options: options, matcher: matcher, printer: printer, consumer: rewriter,
