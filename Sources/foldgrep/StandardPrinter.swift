@@ -10,6 +10,9 @@ final class StandardPrinter: Printer {
   let palette: Palette
   let replacement: Replacement?
   let withFilename: Bool
+  /// The input offsets of the next matched line's matches when they are
+  /// not its offset plus theirs in the line (a decoded input).
+  var matchOffsets: [Int]? = nil
 
   init(options: Options, sink: Sink, name: String, palette: Palette, withFilename: Bool) {
     self.options = options
@@ -48,8 +51,9 @@ final class StandardPrinter: Printer {
     matches: ArraySlice<Range<Int>>
   ) {
     if options.onlyMatching {
-      for match in matches {
-        prefix(number: number, offset: offset + match.lowerBound, separator: ":")
+      for (k, match) in matches.enumerated() {
+        let matchOffset = matchOffsets?[k] ?? offset + match.lowerBound
+        prefix(number: number, offset: matchOffset, separator: ":")
         writeMatch(UnsafeBufferPointer(rebasing: line[match]))
         sink.write("\n")
       }
