@@ -67,6 +67,23 @@ let usage = """
                                only the separators are printed, as in grep)
     -NUM                       the same as -C NUM
     -q, --quiet, --silent      print nothing; exit 0 on the first match
+    -N, --no-line-number  no line numbers (undoes -n)
+        --column          prefix the line number and the 1-based column (bytes)
+                          of the first match (of each match with -o)
+        --vimgrep         NAME:LINE:COLUMN:LINE for each match (vim's quickfix)
+        --heading, --no-heading  the file name on a line of its own above its
+                          lines, files separated by an empty line (default: on
+                          a terminal only, as ripgrep)
+    -0, -Z, --null        a NUL after each file name instead of ':' or newline
+                          (-l -0 | xargs -0); -0 is ripgrep's, grep's -C 0
+    -z, --null-data       records end with NUL, not newline (input and output;
+                          not with --json or --in-place)
+    -M, --max-columns=NUM print "[Omitted long matching line]" for lines longer
+                          than NUM bytes (0: no limit)
+        --passthru        print every line, the matching ones with ':'
+        --label=NAME      name standard input NAME
+        --line-buffered   write each line out as soon as it is found
+        --stats           print ripgrep's statistics after the output
     -s, --no-messages     suppress messages about missing or unreadable files
         --color[=WHEN], --colour[=WHEN]
                           WHEN is auto (default: colour when standard output is
