@@ -279,17 +279,29 @@ final class InPlaceRewriter: ChunkConsumer {
     // Last check before the rename (the backup's link changes the
     // original's ctime, so it comes after).
     if let change = changeSinceOpened() { return refuse(change) }
+    var newBackup: String? = nil
     if let backupSuffix {
       let backup = target + backupSuffix
       if !backupOverwrite {
         // A new name only: link(2) fails on an existing one, atomically.
-        guard target.withFileName({ from in backup.withFileName { link(from, $0) } }) == 0 else {
+        // Recorded until the rename, so that a signal in between removes
+        // it with the temporary file (the file is then not rewritten, and
+        // a new backup of it would be refused).
+        var linkError: Int32 = 0
+        let linked = TemporaryFiles.shared.create(backup) {
+          let result = target.withFileName { from in backup.withFileName { link(from, $0) } }
+          linkError = errno
+          return result == 0
+        }
+        guard linked else {
+          errno = linkError
           if errno == EEXIST {
             abort()
             return Self.backupExists(display + backupSuffix)
           }
           return failed("cannot make the backup")
         }
+        newBackup = backup
       } else {
         // Link under a temporary name, then rename over any older backup.
         let staging = temporaryPath + ".backup"
@@ -317,8 +329,17 @@ final class InPlaceRewriter: ChunkConsumer {
         }
       }
     }
-    let renamed = TemporaryFiles.shared.rename(temporaryPath, over: target, reporting: display)
-    guard renamed else { return failed("cannot replace the file") }
+    let renamed = TemporaryFiles.shared.rename(
+      temporaryPath, over: target, reporting: display, keeping: newBackup)
+    guard renamed else {
+      let renameError = errno
+      if let newBackup {
+        _ = newBackup.withFileName { unlink($0) }
+        TemporaryFiles.shared.forget(newBackup)
+      }
+      errno = renameError
+      return failed("cannot replace the file")
+    }
     self.temporaryPath = nil
     // Make the rename durable.
     let directory = targetParts.directory.isEmpty ? "." : targetParts.directory
@@ -378,10 +399,14 @@ final class InPlaceRewriter: ChunkConsumer {
     #if DEBUG
       guard let marker = getenv("FOLDGREP_TEST_PAUSE_BEFORE_COMMIT").map({ String(cString: $0) })
       else { return }
-      let fd = marker.withFileName { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+      // (Written under another name and renamed: the test never reads
+      // half a name.)
+      let staging = marker + ".new"
+      let fd = staging.withFileName { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
       guard fd >= 0 else { return }
       FileName.bytes(display).withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
       close(fd)
+      _ = staging.withFileName { from in marker.withFileName { rename(from, $0) } }
       var info = stat()
       var waited = 0
       while waited < 6000 && marker.withFileName({ stat($0, &info) }) == 0 {

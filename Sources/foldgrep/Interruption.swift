@@ -73,12 +73,17 @@ final class TemporaryFiles: @unchecked Sendable {
   /// Renames the temporary file `name` over `target` and forgets it;
   /// `display` is then recorded as rewritten. Under the lock, so that the
   /// line a signal prints lists exactly the files renamed.
-  func rename(_ name: String, over target: String, reporting display: String) -> Bool {
+  /// A recorded name `keeping` (a new backup) is forgotten with it: kept
+  /// from then on.
+  func rename(
+    _ name: String, over target: String, reporting display: String, keeping: String? = nil
+  ) -> Bool {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     let renamed = name.withFileName { from in target.withFileName { Glibc.rename(from, $0) } }
     guard renamed == 0 else { return false }
     names.remove(name)
+    if let keeping { names.remove(keeping) }
     rewritten.append(display)
     return true
   }
