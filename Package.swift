@@ -56,7 +56,8 @@ let package = Package(
     ),
     .executableTarget(
       name: "foldgrep",
-      dependencies: ["FoldSearch"]
+      // (The shim for --encoding's ICU converters.)
+      dependencies: ["FoldSearch", "_FoldSearchCShim"]
     ),
     .executableTarget(
       name: "foldfuzz",

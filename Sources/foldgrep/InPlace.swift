@@ -8,6 +8,26 @@
 // fsynced and renamed over the original (after a hard link of the original to
 // FILE+SUFFIX with --backup). Any failure removes the temporary file and
 // leaves the original untouched. A file without a change is never touched.
+//
+// No lost writes: another program may write to the original while it is
+// read or rewritten (`echo x >> f`, `dd conv=notrunc`); renaming the rewrite
+// over it would throw that write away. The original's size, modification
+// and change times and inode (the `fstat` taken when it was opened) are
+// compared with the file as it is now (through the descriptor read, and the
+// name's inode) after the temporary file is written and again right before
+// the rename; any difference leaves the original as it is and is an error
+// (``InPlaceRewriter/commit()``). What remains undetectable:
+// - a write in the instant between the last check and the rename (a few
+//   system calls; with --backup it survives in the backup, the original's
+//   own inode);
+// - a writer that keeps the file open writes, after the rename, into the
+//   old inode, which no name reaches any more (without --backup) — as with
+//   `sed -i` and every rename-based editor;
+// - a write that changes neither the size nor the times: the kernel's
+//   timestamps advance by clock ticks (a few milliseconds on file systems
+//   without fine-grained timestamps), so a same-size overwrite within the
+//   tick of a modification made just before foldgrep opened the file goes
+//   unnoticed.
 // SIGINT, SIGTERM and SIGHUP remove the temporary files too
 // (``TemporaryFiles``); output to a closed pipe stops the output, not the
 // rewriting (main.swift).
@@ -21,9 +41,14 @@
 final class InPlaceRewriter: ChunkConsumer {
   /// The file rewritten: symbolic links are resolved, so the link stays.
   let target: String
+  /// The file's name as the user gave it, for messages.
+  let display: String
   let source: InputFile
   let replacement: Replacement
   let backupSuffix: String?
+  /// --backup-overwrite: an existing FILE+SUFFIX is replaced; without it,
+  /// it is kept and the file is not rewritten (an error).
+  let backupOverwrite: Bool
   /// For tests: FOLDGREP_TEST_FAIL_WRITE makes writes to the temporary file fail.
   let failWrites: Bool
   /// For tests: FOLDGREP_TEST_STALL_WRITE stops the rewriter for good once
@@ -36,10 +61,13 @@ final class InPlaceRewriter: ChunkConsumer {
   /// `target` is ``target(of:display:)``'s answer for the file `source`
   /// was opened from.
   init(
-    target: String, source: InputFile, replacement: Replacement, backupSuffix: String?,
-    failWrites: Bool, stallWrites: Bool = false
+    target: String, display: String, source: InputFile, replacement: Replacement,
+    backupSuffix: String?, backupOverwrite: Bool = false, failWrites: Bool,
+    stallWrites: Bool = false
   ) {
+    self.backupOverwrite = backupOverwrite
     self.target = target
+    self.display = display
     self.stallWrites = stallWrites
     self.source = source
     self.replacement = replacement
@@ -169,7 +197,7 @@ final class InPlaceRewriter: ChunkConsumer {
         return true
       }
       if failure != EEXIST || attempt == 99 {
-        error = "\(target): cannot create a temporary file: \(errorText(failure))"
+        error = "\(display): cannot create a temporary file: \(errorText(failure))"
         break
       }
     }
@@ -185,7 +213,7 @@ final class InPlaceRewriter: ChunkConsumer {
       }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
-        error = "\(target): \(n < 0 ? errorText(errno) : "file shrank while rewriting")"
+        error = "\(display): \(n < 0 ? errorText(errno) : "file shrank while rewriting")"
         return false
       }
       guard buffer.withUnsafeBufferPointer({ writeAll(UnsafeBufferPointer(rebasing: $0[0..<n])) })
@@ -203,7 +231,7 @@ final class InPlaceRewriter: ChunkConsumer {
       if failWrites { errno = ENOSPC }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
-        error = "\(target): cannot write the temporary file: \(errorText(errno))"
+        error = "\(display): cannot write the temporary file: \(errorText(errno))"
         return false
       }
       written += n
@@ -220,10 +248,12 @@ final class InPlaceRewriter: ChunkConsumer {
     guard let temporaryPath else { return nil }
     let info = source.info
     func failed(_ what: String) -> String {
-      let message = "\(target): \(what): \(errorText(errno))"
+      let message = "\(display): \(what): \(errorText(errno))"
       abort()
       return message
     }
+    pauseBeforeCommit()
+    if let change = changeSinceOpened() { return refuse(change) }
     _ = fchown(temporaryFD, info.st_uid, info.st_gid)  // best effort
     guard fchmod(temporaryFD, info.st_mode & 0o7777) == 0 else {
       return failed("cannot keep the mode")
@@ -244,38 +274,72 @@ final class InPlaceRewriter: ChunkConsumer {
     }
     guard current.st_dev == info.st_dev && current.st_ino == info.st_ino else {
       abort()
-      return "\(target): replaced by another file while being rewritten, not rewritten"
+      return "\(display): replaced by another file while being rewritten, not rewritten"
     }
+    // Last check before the rename (the backup's link changes the
+    // original's ctime, so it comes after).
+    if let change = changeSinceOpened() { return refuse(change) }
+    var newBackup: String? = nil
     if let backupSuffix {
       let backup = target + backupSuffix
-      // Link under a temporary name, then rename over any older backup.
-      let staging = temporaryPath + ".backup"
-      _ = staging.withFileName { unlink($0) }
-      var linkError: Int32 = 0
-      let linked = TemporaryFiles.shared.create(staging) {
-        let result = target.withFileName { from in staging.withFileName { link(from, $0) } }
-        linkError = errno
-        return result == 0
-      }
-      guard linked else {
-        errno = linkError
-        return failed("cannot make the backup")
-      }
-      let renamed = staging.withFileName { from in backup.withFileName { rename(from, $0) } }
-      let renameError = errno
-      // When the backup already is a link to the file (`ln f f.bak`), the
-      // rename does nothing and leaves the staging name (POSIX: two names
-      // of one inode); after a rename that moved it, this finds nothing.
-      _ = staging.withFileName { unlink($0) }
-      TemporaryFiles.shared.forget(staging)
-      guard renamed == 0 else {
-        errno = renameError
-        return failed("cannot make the backup")
+      if !backupOverwrite {
+        // A new name only: link(2) fails on an existing one, atomically.
+        // Recorded until the rename, so that a signal in between removes
+        // it with the temporary file (the file is then not rewritten, and
+        // a new backup of it would be refused).
+        var linkError: Int32 = 0
+        let linked = TemporaryFiles.shared.create(backup) {
+          let result = target.withFileName { from in backup.withFileName { link(from, $0) } }
+          linkError = errno
+          return result == 0
+        }
+        guard linked else {
+          errno = linkError
+          if errno == EEXIST {
+            abort()
+            return Self.backupExists(display + backupSuffix)
+          }
+          return failed("cannot make the backup")
+        }
+        newBackup = backup
+      } else {
+        // Link under a temporary name, then rename over any older backup.
+        let staging = temporaryPath + ".backup"
+        _ = staging.withFileName { unlink($0) }
+        var linkError: Int32 = 0
+        let linked = TemporaryFiles.shared.create(staging) {
+          let result = target.withFileName { from in staging.withFileName { link(from, $0) } }
+          linkError = errno
+          return result == 0
+        }
+        guard linked else {
+          errno = linkError
+          return failed("cannot make the backup")
+        }
+        let renamed = staging.withFileName { from in backup.withFileName { rename(from, $0) } }
+        let renameError = errno
+        // When the backup already is a link to the file (`ln f f.bak`), the
+        // rename does nothing and leaves the staging name (POSIX: two names
+        // of one inode); after a rename that moved it, this finds nothing.
+        _ = staging.withFileName { unlink($0) }
+        TemporaryFiles.shared.forget(staging)
+        guard renamed == 0 else {
+          errno = renameError
+          return failed("cannot make the backup")
+        }
       }
     }
-    guard temporaryPath.withFileName({ from in target.withFileName { rename(from, $0) } }) == 0
-    else { return failed("cannot replace the file") }
-    TemporaryFiles.shared.forget(temporaryPath)
+    let renamed = TemporaryFiles.shared.rename(
+      temporaryPath, over: target, reporting: display, keeping: newBackup)
+    guard renamed else {
+      let renameError = errno
+      if let newBackup {
+        _ = newBackup.withFileName { unlink($0) }
+        TemporaryFiles.shared.forget(newBackup)
+      }
+      errno = renameError
+      return failed("cannot replace the file")
+    }
     self.temporaryPath = nil
     // Make the rename durable.
     let directory = targetParts.directory.isEmpty ? "." : targetParts.directory
@@ -285,6 +349,71 @@ final class InPlaceRewriter: ChunkConsumer {
       close(directoryFD)
     }
     return nil
+  }
+
+  /// What changed in the original since it was opened, nil when nothing
+  /// did: its name now names another file, or (through the descriptor
+  /// read) its size, modification time or change time differ. A change
+  /// time moved by a link count change alone (a hard link of the file
+  /// rewritten or removed meanwhile, as by this very run's rewrite of
+  /// another of its names) is not a change of the contents.
+  private func changeSinceOpened() -> String? {
+    let before = source.info
+    var named = stat()
+    guard target.withFileName({ stat($0, &named) }) == 0 else {
+      return "cannot check it: \(errorText(errno))"
+    }
+    guard named.st_dev == before.st_dev && named.st_ino == before.st_ino else {
+      return "replaced by another file"
+    }
+    var now = stat()
+    guard fstat(source.fd, &now) == 0 else { return "cannot check it: \(errorText(errno))" }
+    if now.st_size != before.st_size {
+      return "its size changed from \(before.st_size) to \(now.st_size) bytes"
+    }
+    if now.st_mtim.tv_sec != before.st_mtim.tv_sec || now.st_mtim.tv_nsec != before.st_mtim.tv_nsec
+    {
+      return "it was modified"
+    }
+    if (now.st_ctim.tv_sec != before.st_ctim.tv_sec
+      || now.st_ctim.tv_nsec != before.st_ctim.tv_nsec) && now.st_nlink == before.st_nlink
+    {
+      return "its status changed"
+    }
+    return nil
+  }
+
+  private func refuse(_ change: String) -> String {
+    abort()
+    if change == "replaced by another file" {
+      return "\(display): replaced by another file while being rewritten, not rewritten"
+    }
+    return "\(display): changed while being rewritten (\(change)), not rewritten"
+  }
+
+  /// For tests (debug builds only): with FOLDGREP_TEST_PAUSE_BEFORE_COMMIT=
+  /// MARKER, the rewrite of each changed file stops once its temporary file
+  /// is written: MARKER is created holding the file's name, and the rewrite
+  /// goes on when MARKER is removed (after at most 60 seconds).
+  private func pauseBeforeCommit() {
+    #if DEBUG
+      guard let marker = getenv("FOLDGREP_TEST_PAUSE_BEFORE_COMMIT").map({ String(cString: $0) })
+      else { return }
+      // (Written under another name and renamed: the test never reads
+      // half a name.)
+      let staging = marker + ".new"
+      let fd = staging.withFileName { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+      guard fd >= 0 else { return }
+      FileName.bytes(display).withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+      _ = staging.withFileName { from in marker.withFileName { rename(from, $0) } }
+      var info = stat()
+      var waited = 0
+      while waited < 6000 && marker.withFileName({ stat($0, &info) }) == 0 {
+        usleep(10_000)
+        waited += 1
+      }
+    #endif
   }
 
   /// Removes the temporary file; the original stays as it was.
@@ -298,6 +427,73 @@ final class InPlaceRewriter: ChunkConsumer {
       TemporaryFiles.shared.forget(temporaryPath)
       self.temporaryPath = nil
     }
+  }
+}
+
+extension InPlaceRewriter {
+  /// The error for a backup name already taken (without --backup-overwrite).
+  static func backupExists(_ backup: String) -> String {
+    "\(backup): backup exists, file not rewritten (--backup-overwrite replaces it)"
+  }
+
+  /// Whether `name` (bytes) is a temporary name this rewriter makes:
+  /// ".NAME.foldgrep-XXXXXX", or its backup staging link with ".backup".
+  static func isTemporaryName(_ name: [UInt8]) -> Bool {
+    var name = name[...]
+    let staging = Array(".backup".utf8)
+    if name.count > staging.count && name.suffix(staging.count).elementsEqual(staging) {
+      name = name.dropLast(staging.count)
+    }
+    let marker = Array(".foldgrep-".utf8)
+    guard name.first == 0x2E, name.count >= 1 + 1 + marker.count + 6 else { return false }
+    let random = name.suffix(6)
+    let isAlphanumeric = random.allSatisfy {
+      (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+    }
+    return isAlphanumeric && name.dropLast(6).suffix(marker.count).elementsEqual(marker)
+  }
+
+  /// Warnings for the temporary files found in the directories of the
+  /// files `jobs` rewrite: left by a foldgrep --in-place that was killed
+  /// (SIGKILL, a crash, a power cut: the signals it can catch remove them)
+  /// or by one still running. They are reported, not removed: one may be
+  /// the only complete copy of a rewrite that was about to be renamed.
+  /// Each directory is read once, before any rewrite starts (so this run's
+  /// own temporary files are never among them), and named as the user
+  /// named it when that names the same directory.
+  static func leftoverWarnings(_ jobs: [Job]) -> [String] {
+    var seen: Set<[UInt8]> = []
+    var warnings: [String] = []
+    for job in jobs {
+      guard case .file(let path, let display, _) = job, path != "-",
+        case .success(let target) = target(of: path, display: display)
+      else { continue }
+      let targetBytes = FileName.bytes(target)
+      let directory = Array(targetBytes[..<(targetBytes.lastIndex(of: 0x2F) ?? 0)])
+      guard seen.insert(directory).inserted else { continue }
+      let displayBytes = FileName.bytes(display)
+      let typed = displayBytes.lastIndex(of: 0x2F).map { Array(displayBytes[...$0]) } ?? []
+      let typedResolves =
+        FileName.resolved(typed.isEmpty ? "." : FileName.string(typed)) == directory
+        || (directory.isEmpty && typed == [0x2F])
+      let prefix = typedResolves ? typed : directory + [0x2F]
+      let open = FileName.string(directory.isEmpty ? [0x2F] : directory)
+      guard let handle = open.withFileName({ opendir($0) }) else { continue }
+      var names: [[UInt8]] = []
+      while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+          Array($0.prefix { $0 != 0 })
+        }
+        if isTemporaryName(name) { names.append(name) }
+      }
+      closedir(handle)
+      for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        warnings.append(
+          "warning: \(FileName.string(prefix + name)): a temporary file of a foldgrep "
+            + "--in-place that was killed (or is still running), not removed")
+      }
+    }
+    return warnings
   }
 }
 

@@ -85,13 +85,35 @@ struct ChunkReader {
   /// the whole file (200 MB of zeros took 375 MB, /dev/zero every byte of
   /// memory), and grep too ends lines at NULs in binary data. Off with `-a`.
   let nulEndsLongLines: Bool
+  /// Reads decoded bytes instead of `fd`'s (UTF-16, Latin-1 input).
+  let decoder: InputDecoder?
+  /// -z: NUL and newline bytes are exchanged as they are read, so that
+  /// NUL-terminated records are searched as lines (the printer exchanges
+  /// them back).
+  let exchangesNul: Bool
 
-  init(fd: Int32, chunkSize: Int, eagerOnShortReads: Bool, nulEndsLongLines: Bool = false) {
+  /// `start` holds the bytes already read (while looking for a byte order
+  /// mark), the first at offset `start.offset`.
+  init(
+    fd: Int32, chunkSize: Int, eagerOnShortReads: Bool, nulEndsLongLines: Bool = false,
+    start: (bytes: [UInt8], offset: Int) = ([], 0), decoder: InputDecoder? = nil,
+    exchangesNul: Bool = false
+  ) {
+    self.exchangesNul = exchangesNul
     self.fd = fd
     self.chunkSize = max(1, chunkSize)
     self.eagerOnShortReads = eagerOnShortReads
     self.nulEndsLongLines = nulEndsLongLines
+    self.decoder = decoder
+    carry = start.bytes
+    if exchangesNul { carry = carry.map(exchangeNul) }
+    offset = start.offset
+    // A whole line among the bytes read already goes out without waiting
+    // for more (a terminal's "a\n").
+    startsWithLine = eagerOnShortReads && carry.contains(0x0A)
   }
+
+  private var startsWithLine = false
 
   /// The next chunk and its offset in the input, nil at the end; an error
   /// number on a failed read.
@@ -104,8 +126,14 @@ struct ChunkReader {
       var chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
         carried.withUnsafeBufferPointer { _ = buffer.initialize(fromContentsOf: $0) }
         count = carried.count
+        if startsWithLine {
+          startsWithLine = false
+          return
+        }
         while count < capacity && !atEnd {
-          let n = read(fd, buffer.baseAddress! + count, capacity - count)
+          let n =
+            decoder?.read(into: buffer.baseAddress! + count, count: capacity - count)
+            ?? read(fd, buffer.baseAddress! + count, capacity - count)
           if n < 0 {
             if errno == EINTR { continue }
             failure = errno
@@ -117,6 +145,9 @@ struct ChunkReader {
           }
           let start = count
           count += n
+          if exchangesNul {
+            for k in start..<count { buffer[k] = exchangeNul(buffer[k]) }
+          }
           if eagerOnShortReads && count < capacity
             && memchr(buffer.baseAddress! + start, 0x0A, n) != nil
           {
@@ -152,6 +183,12 @@ struct ChunkReader {
       return .success((chunk, offset))
     }
   }
+}
+
+/// NUL for newline and newline for NUL (-z); other bytes as they are.
+@inline(__always)
+func exchangeNul(_ byte: UInt8) -> UInt8 {
+  byte == 0 ? 0x0A : byte == 0x0A ? 0 : byte
 }
 
 extension UnsafeBufferPointer<UInt8> {

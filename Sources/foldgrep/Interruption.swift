@@ -24,6 +24,9 @@ final class TemporaryFiles: @unchecked Sendable {
 
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private var names: Set<String> = []
+  /// The files renamed into place so far, as the user named them: said
+  /// when a signal ends foldgrep.
+  private var rewritten: [String] = []
   /// The signals taken (those not ignored when foldgrep started: a
   /// command run in the background by a shell without job control ignores
   /// SIGINT and should go on ignoring it).
@@ -67,6 +70,24 @@ final class TemporaryFiles: @unchecked Sendable {
     return made
   }
 
+  /// Renames the temporary file `name` over `target` and forgets it;
+  /// `display` is then recorded as rewritten. Under the lock, so that the
+  /// line a signal prints lists exactly the files renamed.
+  /// A recorded name `keeping` (a new backup) is forgotten with it: kept
+  /// from then on.
+  func rename(
+    _ name: String, over target: String, reporting display: String, keeping: String? = nil
+  ) -> Bool {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    let renamed = name.withFileName { from in target.withFileName { Glibc.rename(from, $0) } }
+    guard renamed == 0 else { return false }
+    names.remove(name)
+    if let keeping { names.remove(keeping) }
+    rewritten.append(display)
+    return true
+  }
+
   /// Forgets `name`: it was removed or renamed.
   func forget(_ name: String) {
     pthread_mutex_lock(mutex)
@@ -79,6 +100,12 @@ final class TemporaryFiles: @unchecked Sendable {
     while sigwait(&signals, &number) != 0 {}
     pthread_mutex_lock(mutex)  // kept: nothing is created from here on
     for name in names { _ = name.withFileName { unlink($0) } }
+    // Which files the interrupted run did rewrite (the others, and the
+    // one being rewritten, are as they were).
+    let list = rewritten.isEmpty ? "none" : rewritten.joined(separator: ", ")
+    let line = FileName.bytes(
+      "foldgrep: interrupted; files rewritten (\(rewritten.count)): \(list)\n")
+    line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     // Die of the signal, as without the cleanup.
     signal(number, SIG_DFL)
     var only = sigset_t()

@@ -39,6 +39,10 @@ let usage = """
     -m, --max-count=NUM   stop reading a file after NUM selected lines (-m 0:
                           exit 1 at once, reading nothing, unless -L)
     -a, --text            search binary files as text and print their lines
+        --encoding=ENC    auto (default: UTF-8, or UTF-16 after a byte order mark;
+                          a UTF-8 mark is skipped), utf-8, utf-16le, utf-16be,
+                          latin1; decoded text is searched and printed as UTF-8,
+                          offsets are the file's own; --in-place refuses it
         --profile=PROFILE foundation (default: Foundation's case- and
                           diacritic-insensitive matching, é = e, ß = ss),
                           collation (ICU root collation at primary strength,
@@ -63,6 +67,23 @@ let usage = """
                                only the separators are printed, as in grep)
     -NUM                       the same as -C NUM
     -q, --quiet, --silent      print nothing; exit 0 on the first match
+    -N, --no-line-number  no line numbers (undoes -n)
+        --column          prefix the line number and the 1-based column (bytes)
+                          of the first match (of each match with -o)
+        --vimgrep         NAME:LINE:COLUMN:LINE for each match (vim's quickfix)
+        --heading, --no-heading  the file name on a line of its own above its
+                          lines, files separated by an empty line (default: on
+                          a terminal only, as ripgrep)
+    -0, -Z, --null        a NUL after each file name instead of ':' or newline
+                          (-l -0 | xargs -0); -0 is ripgrep's, grep's -C 0
+    -z, --null-data       records end with NUL, not newline (input and output;
+                          not with --json or --in-place)
+    -M, --max-columns=NUM print "[Omitted long matching line]" for lines longer
+                          than NUM bytes (0: no limit)
+        --passthru        print every line, the matching ones with ':'
+        --label=NAME      name standard input NAME
+        --line-buffered   write each line out as soon as it is found
+        --stats           print ripgrep's statistics after the output
     -s, --no-messages     suppress messages about missing or unreadable files
         --color[=WHEN], --colour[=WHEN]
                           WHEN is auto (default: colour when standard output is
@@ -85,8 +106,15 @@ let usage = """
                           rewritten; a FIFO or a device is an error); a closed
                           output (| head -1) ends the output, not the rewriting
                           (status 2); SIGINT, SIGTERM, SIGHUP remove the
-                          temporary files before foldgrep dies of them
-        --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX
+                          temporary files before foldgrep dies of them; a
+                          file another program changes meanwhile (size, times,
+                          inode) is left as it is: an error, status 2
+                          a file of an earlier killed run (.NAME.foldgrep-XXXXXX)
+                          is reported, not removed; after a signal, a line
+                          lists the files rewritten
+        --backup=SUFFIX   with --in-place, keep the original as FILE+SUFFIX;
+                          an existing FILE+SUFFIX is an error (file not
+                          rewritten) unless --backup-overwrite
 
   Files:
     -r, --recursive       search directories recursively (no operand: ".");
@@ -149,6 +177,28 @@ struct Options {
   var replacement: [UInt8]? = nil
   var inPlace = false
   var backupSuffix: String? = nil
+  var backupOverwrite = false
+  /// -0, --null, -Z: a NUL after each file name printed (instead of the
+  /// ':' or newline that follows it).
+  var nullAfterName = false
+  /// -z, --null-data: records end with NUL, not newline (input and output).
+  var nullData = false
+  /// --column: the 1-based column (in bytes) of the first match.
+  var column = false
+  /// --vimgrep: "name:line:column:line text" for each match.
+  var vimgrep = false
+  /// --heading / --no-heading; nil: heading on a terminal (as ripgrep).
+  var heading: Bool? = nil
+  var stats = false
+  var lineBuffered = false
+  /// --label: the name of standard input.
+  var label: String? = nil
+  /// --passthru: every line is printed, matching or not.
+  var passthru = false
+  /// -M, --max-columns: lines longer (in bytes) are replaced by a notice.
+  var maxColumns: Int? = nil
+  /// --encoding (UTF-8 unless a byte order mark says UTF-16 by default).
+  var encoding = TextEncoding.automatic
   var threads: Int? = nil
   var queries: [String] = []
   var files: [String] = []
@@ -330,6 +380,41 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "--in-place":
         noValue()
         options.inPlace = true
+      case "--null":
+        noValue()
+        options.nullAfterName = true
+      case "--null-data":
+        noValue()
+        options.nullData = true
+      case "--no-line-number":
+        noValue()
+        options.lineNumber = false
+      case "--column":
+        noValue()
+        options.column = true
+        options.lineNumber = true
+      case "--vimgrep":
+        noValue()
+        options.vimgrep = true
+      case "--heading":
+        noValue()
+        options.heading = true
+      case "--no-heading":
+        noValue()
+        options.heading = false
+      case "--stats":
+        noValue()
+        options.stats = true
+      case "--line-buffered":
+        noValue()
+        options.lineBuffered = true
+      case "--passthru", "--passthrough":
+        noValue()
+        options.passthru = true
+      case "--label": options.label = value(name, inline: inline)
+      case "--max-columns":
+        let columns = parseNumber(value(name, inline: inline), for: name)
+        options.maxColumns = columns == 0 ? nil : columns
       case "--after-context":
         after = parseNumber(value(name, inline: inline), for: name)
       case "--before-context":
@@ -347,6 +432,17 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         patternGiven = true
       case "--replace": options.replacement = FileName.bytes(value(name, inline: inline))
       case "--backup": options.backupSuffix = value(name, inline: inline)
+      case "--backup-overwrite":
+        noValue()
+        options.backupOverwrite = true
+      case "--encoding":
+        let argument = value(name, inline: inline)
+        guard let encoding = TextEncoding(argument: argument) else {
+          fail(
+            "invalid argument '\(argument)' for '--encoding' (auto, utf-8, utf-16le, utf-16be "
+              + "or latin1)")
+        }
+        options.encoding = encoding
       case "--profile":
         let argument = value(name, inline: inline)
         guard let profile = FoldProfile(argument: argument) else {
@@ -404,6 +500,12 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "q": options.quiet = true
       case "s": options.noMessages = true
       case "i": break  // always on
+      case "Z": options.nullAfterName = true
+      case "z": options.nullData = true
+      case "N": options.lineNumber = false
+      case "M":
+        let columns = parseNumber(takeValue(), for: "-M")
+        options.maxColumns = columns == 0 ? nil : columns
       case "a": options.text = true
       case "r": options.recursive = true
       case "R":
@@ -414,6 +516,8 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "C": both = parseNumber(takeValue(), for: "-C")
       case "m": options.maxCount = parseNumber(takeValue(), for: "-m")
       case "j": options.threads = max(1, parseNumber(takeValue(), for: "-j"))
+      case "0" where !(flags.first.map { ("0"..."9").contains($0) } ?? false):
+        options.nullAfterName = true  // -0 is ripgrep's --null (grep's -C 0)
       case "0"..."9":
         // -NUM is -C NUM (grep's digit options; a run of digits is one number).
         let digits = String(flag) + String(flags.prefix { ("0"..."9").contains($0) })
@@ -439,11 +543,28 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
   options.contextRequested = after != nil || before != nil || both != nil
   options.afterContext = after ?? both ?? 0
   options.beforeContext = before ?? both ?? 0
+  if options.passthru {
+    // Every line: the lines between matches are after-context that never
+    // ends (and the lines before the first match too: Searcher).
+    options.contextRequested = true
+    options.afterContext = Int.max
+    options.beforeContext = 0
+  }
+  if options.vimgrep {
+    options.lineNumber = true
+    options.column = true
+    options.withFilename = options.withFilename ?? true
+  }
+  if options.nullData && options.inPlace { fail("-z cannot be combined with --in-place") }
+  if options.nullData && options.json { fail("-z cannot be combined with --json") }
   if options.inPlace && options.replacement == nil { fail("--in-place needs --replace=TEXT") }
   if options.invertMatch && options.replacement != nil {
     fail("-v cannot be combined with --replace: selected lines have no match to replace")
   }
   if options.backupSuffix != nil && !options.inPlace { fail("--backup needs --in-place") }
+  if options.backupOverwrite && options.backupSuffix == nil {
+    fail("--backup-overwrite needs --backup=SUFFIX")
+  }
   if options.backupSuffix == "" { fail("--backup needs a non-empty SUFFIX") }
   if options.json
     && (options.countLines || options.countMatches || options.filesWithMatches

@@ -72,6 +72,10 @@ enum Segment {
   /// The start of a context group: "--" goes before it unless it is the
   /// first group of the whole output.
   case groupStart
+  /// The start of a file's lines under --heading: an empty line goes
+  /// before it unless it is the first file printed; context groups start
+  /// afresh (no "--" between files).
+  case fileHeading
 }
 
 /// Merges the output of files searched in parallel into one stream, in the
@@ -90,6 +94,7 @@ final class OrderedOutput: @unchecked Sendable {
   private var parked: [Int: [Segment]] = [:]
   private var parkedBytes = 0
   private var groupPrinted = false
+  private var headingPrinted = false
   private var stdout: FDWriter
   private var stderr: FDWriter
   let limit: Int
@@ -134,6 +139,7 @@ final class OrderedOutput: @unchecked Sendable {
     switch segment {
     case .out(let bytes), .err(let bytes): bytes.count
     case .groupStart: 3
+    case .fileHeading: 1
     }
   }
 
@@ -148,6 +154,10 @@ final class OrderedOutput: @unchecked Sendable {
       case .groupStart:
         if groupPrinted { stdout.write("--\n") }
         groupPrinted = true
+      case .fileHeading:
+        if headingPrinted { stdout.write("\n") }
+        headingPrinted = true
+        groupPrinted = false
       }
     }
   }
@@ -216,9 +226,20 @@ final class Sink {
     bytes += 3
   }
 
+  func fileHeading() {
+    sealCurrent()
+    segments.append(.fileHeading)
+    bytes += 1
+  }
+
+  private var outputBytes = 0
+  /// The bytes of standard output written so far (--stats).
+  var printedBytes: Int { outputBytes + current.count }
+
   private func sealCurrent() {
     guard !current.isEmpty else { return }
     bytes += current.count
+    outputBytes += current.count
     segments.append(.out(current))
     current = []
     current.reserveCapacity(1 << 12)

@@ -102,6 +102,8 @@ final class Searcher {
       printing && options.contextRequested
       && (!options.onlyMatching || (!options.json && !options.invertMatch))
     needsNumbers = printing && (options.lineNumber || options.json || context)
+    // --passthru: the lines before the first match are printed too.
+    if options.passthru { pendingAfter = Int.max }
   }
 
   enum Outcome {
@@ -113,22 +115,37 @@ final class Searcher {
   func run(_ input: InputFile) -> Outcome {
     if options.maxCount == 0 { return .searched }
     let kind = input.info.st_mode & S_IFMT
+    let start: InputStart
+    switch InputStart.read(input.fd, encoding: options.encoding) {
+    case .failure(let error): return .failed(error.message)
+    case .success(let read): start = read
+    }
+    decoder = start.decoder
+    if let decoder, consumer != nil {
+      // (The rewrite would have to encode the replaced text back.)
+      return .failed(
+        "\(decoder.name) text: --in-place rewrites UTF-8 files only, not rewritten")
+    }
     var reader = ChunkReader(
-      fd: input.fd, chunkSize: options.chunkSize,
+      fd: input.fd,
+      // A decoded chunk's map takes 8 bytes per byte: smaller chunks.
+      chunkSize: decoder == nil ? options.chunkSize : min(options.chunkSize, 1 << 20),
       eagerOnShortReads: kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK,
-      nulEndsLongLines: !options.text)
+      nulEndsLongLines: !options.text && !options.nullData,
+      start: (start.bytes, start.markLength), decoder: decoder, exchangesNul: options.nullData)
     while !stop {
       switch reader.next() {
       case .failure(let error): return .failed(error.message)
       case .success(nil): stop = true
       case .success(let chunk?):
+        // (-z: the NULs end records; no input is binary.)
         let nul =
-          options.text || binary
+          options.text || options.nullData || binary
           ? chunk.bytes.count
           : chunk.bytes.withUnsafeBufferPointer { $0.firstIndex(of: 0, from: 0, to: $0.count) }
         if nul < chunk.bytes.count {
           binary = true
-          stats.binaryOffset = chunk.offset + nul
+          stats.binaryOffset = original(chunk.offset + nul)
           // In-place rewriting never touches binary files (unless -a):
           // one found by recursion is skipped, as binary files are there
           // (unless --binary); one named is searched on, without the
@@ -153,10 +170,21 @@ final class Searcher {
         }
         stats.bytesSearched += chunk.bytes.count
         process(chunk.bytes, offset: chunk.offset)
+        decoder?.release(upTo: chunk.offset + chunk.bytes.count)
         afterChunk()
       }
     }
     return .searched
+  }
+
+  /// The decoder of a UTF-16 or Latin-1 input (offsets are then decoded
+  /// positions, mapped back by ``original(_:)``).
+  private var decoder: InputDecoder? = nil
+
+  /// The input offset of the decoded position `position`.
+  @inline(__always)
+  private func original(_ position: Int) -> Int {
+    decoder?.original(position) ?? position
   }
 
   private func process(_ chunk: [UInt8], offset: Int) {
@@ -279,12 +307,17 @@ final class Searcher {
       printBefore(buffer, lineStart: lineStart, offset: offset)
     }
     let number = number(at: lineStart, buffer)
-    if context && (lastPrinted == nil || lastPrinted! + 1 < number) { printer.groupStart() }
+    if context && !options.passthru && (lastPrinted == nil || lastPrinted! + 1 < number) {
+      printer.groupStart()
+    }
     let relative = matches.map { ($0.lowerBound - lineStart)..<($0.upperBound - lineStart) }
+    if decoder != nil, let standard = printer as? StandardPrinter {
+      standard.matchOffsets = matches.map { original(offset + $0.lowerBound) }
+    }
     printer.matchedLine(
       UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd]),
       hasNewline: lineEnd < buffer.count, number: number,
-      offset: offset + lineStart, matches: relative[...])
+      offset: original(offset + lineStart), matches: relative[...])
     lastPrinted = number
     cursor = min(lineEnd + 1, buffer.count)
     pendingAfter = context ? options.afterContext : 0
@@ -299,7 +332,7 @@ final class Searcher {
       printer.contextLine(
         UnsafeBufferPointer(rebasing: buffer[cursor..<end]), hasNewline: end < buffer.count,
         number: number,
-        offset: offset + cursor)
+        offset: original(offset + cursor))
       lastPrinted = number
       cursor = min(end + 1, buffer.count)
       pendingAfter -= 1
@@ -340,7 +373,7 @@ final class Searcher {
       printer.contextLine(
         UnsafeBufferPointer(rebasing: buffer[s..<end]), hasNewline: end < buffer.count,
         number: number,
-        offset: offset + s)
+        offset: original(offset + s))
       number += 1
     }
     lastPrinted = matchedNumber - 1
@@ -362,7 +395,7 @@ final class Searcher {
         KeptLine(
           bytes: Array(buffer[s..<(hasNewline ? end - 1 : end)]), hasNewline: hasNewline,
           number: number,
-          offset: offset + s))
+          offset: original(offset + s)))
       end = s
     }
     if lines.count < options.beforeContext && cursor == 0 {

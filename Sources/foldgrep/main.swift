@@ -92,6 +92,8 @@ let palette =
   options.json
   ? Palette.none
   : Palette.choose(options.color, environment: environment, isTerminal: isatty(1) == 1)
+// --heading by default on a terminal (as ripgrep), never with --vimgrep.
+let heading = !options.vimgrep && (options.heading ?? (isatty(1) == 1))
 let failWrites = environment("FOLDGREP_TEST_FAIL_WRITE") != nil
 let stallWrites = environment("FOLDGREP_TEST_STALL_WRITE") != nil
 if options.inPlace {
@@ -102,6 +104,11 @@ if options.inPlace {
   // files before foldgrep dies of them.
   signal(SIGPIPE, SIG_IGN)
   TemporaryFiles.shared.install()
+  var err = FDWriter(fd: 2)
+  for warning in InPlaceRewriter.leftoverWarnings(jobs) {
+    err.write(FileName.bytes("foldgrep: \(warning)\n"))
+  }
+  err.flush()
 }
 let settings = options
 let ordered = OrderedOutput(keepGoing: options.inPlace)
@@ -129,7 +136,9 @@ struct JobResult: Sendable {
   case .message(let message, let isError):
     if isError { report(message) } else if !options.noMessages { sink.writeError(message) }
     return result
-  case .file(let path, let display, let explicit):
+  case .file(let path, let given, let explicit):
+    // (--label names standard input.)
+    let display = path == "-" ? options.label ?? given : given
     var target: String? = nil
     if options.inPlace {
       if path == "-" {
@@ -142,19 +151,28 @@ struct JobResult: Sendable {
         return result
       case .success(let resolved): target = resolved
       }
+      // An existing backup is kept (unless --backup-overwrite): checked
+      // here to spare the work, and again by the link that makes it.
+      if let suffix = options.backupSuffix, !options.backupOverwrite {
+        var info = stat()
+        if (target! + suffix).withFileName({ lstat($0, &info) }) == 0 {
+          report(InPlaceRewriter.backupExists(display + suffix), always: true)
+          return result
+        }
+      }
     }
     let printer: Printer
     var jsonPrinter: JSONPrinter? = nil
     if options.json {
       let json = JSONPrinter(
-        sink: sink, path: path == "-" ? "<stdin>" : display,
+        sink: sink, path: path == "-" ? options.label ?? "<stdin>" : display,
         replacement: options.replacement.map(Replacement.init))
       jsonPrinter = json
       printer = json
     } else {
       printer = StandardPrinter(
         options: options, sink: sink, name: display, palette: palette,
-        withFilename: options.withFilename!)
+        withFilename: options.withFilename!, heading: heading)
     }
     let input: InputFile
     // (Counts and file names are printed after the file is read; with
@@ -178,8 +196,9 @@ struct JobResult: Sendable {
     }
     let rewriter = target.map {
       InPlaceRewriter(
-        target: $0, source: input, replacement: Replacement(options.replacement!),
-        backupSuffix: options.backupSuffix, failWrites: failWrites, stallWrites: stallWrites)
+        target: $0, display: display, source: input, replacement: Replacement(options.replacement!),
+        backupSuffix: options.backupSuffix, backupOverwrite: options.backupOverwrite,
+        failWrites: failWrites, stallWrites: stallWrites)
     }
     let searcher = Searcher(
       options: options, matcher: matcher, printer: printer, consumer: rewriter,
@@ -215,7 +234,7 @@ struct JobResult: Sendable {
     result.matched = stats.matchedLines > 0
     printer.finish(stats, binarySuppressed: searcher.binarySuppressed)
     result.stats = stats
-    result.bytesPrinted = jsonPrinter?.reportedBytesPrinted ?? 0
+    result.bytesPrinted = jsonPrinter?.reportedBytesPrinted ?? sink.printedBytes
     // (Not while rewriting in place: other files' rewrites may be running,
     // and their errors decide the status.)
     if options.quiet && result.matched && !options.inPlace {
@@ -255,6 +274,43 @@ if settings.json && !settings.quiet {
     + #"},"type":"summary"}"# + "\n"
   let sink = Sink(index: jobs.count, ordered: ordered)
   sink.write(summary)
+  sink.finish()
+}
+if settings.stats && !settings.json && !settings.quiet {
+  // ripgrep's --stats, after the output.
+  var total = FileStats()
+  var searches = 0
+  var withMatch = 0
+  var printed = 0
+  for result in results {
+    printed += result.bytesPrinted
+    guard let stats = result.stats else { continue }
+    searches += 1
+    if stats.matchedLines > 0 { withMatch += 1 }
+    total.matches += stats.matches
+    total.matchedLines += stats.matchedLines
+    total.bytesSearched += stats.bytesSearched
+    total.elapsed += stats.elapsed
+  }
+  func seconds(_ nanoseconds: UInt64) -> String {
+    let micros = String(nanoseconds % 1_000_000_000 / 1000)
+    return "\(nanoseconds / 1_000_000_000)." + String(repeating: "0", count: 6 - micros.count)
+      + micros
+  }
+  let sink = Sink(index: jobs.count, ordered: ordered)
+  sink.write(
+    """
+
+    \(total.matches) matches
+    \(total.matchedLines) matched lines
+    \(withMatch) files contained matches
+    \(searches) files searched
+    \(printed) bytes printed
+    \(total.bytesSearched) bytes searched
+    \(seconds(total.elapsed)) seconds spent searching
+    \(seconds(monotonicNanoseconds() - processStart)) seconds
+
+    """)
   sink.finish()
 }
 let written = ordered.finishAll()

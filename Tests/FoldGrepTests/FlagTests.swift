@@ -321,7 +321,7 @@ struct FlagTests {
 
   @Test(
     arguments: [
-      (["--help"], 0), (["--version"], 0), (["--frobnicate", "x"], 2), (["-Z", "x"], 2),
+      (["--help"], 0), (["--version"], 0), (["--frobnicate", "x"], 2), (["-Y", "x"], 2),
       (["-m"], 2),
       (["-m", "x", "q"], 2), (["--color=sometimes", "x"], 2), (["--in-place", "x"], 2),
       (["--json", "-c", "x"], 2),

@@ -100,7 +100,10 @@ struct InPlaceTests {
     let long = Array(String(repeating: "cafe O\n", count: 40_000).utf8)
     let backupName = try scratch.file("a.orig", long)
     let run = try FoldGrepTests.run(
-      ["-j2", "--replace=[$0]", "--in-place", "--backup=.orig", "cafe", backupName, path],
+      [
+        "-j2", "--replace=[$0]", "--in-place", "--backup=.orig", "--backup-overwrite", "cafe",
+        backupName, path,
+      ],
       environment: ["FOLDGREP_CHUNK_SIZE": "64"])
     #expect(run.status == 2, "\(run.stderr)")
     #expect(run.stderr.contains("a.orig: replaced by another file while being rewritten"))
@@ -212,7 +215,8 @@ struct InPlaceTests {
     for _ in 0..<5 {
       try Data(original).write(to: URL(fileURLWithPath: path))
       let run = try FoldGrepTests.run([
-        "--replace=thé", "--in-place", "--backup=.orig", "cafe", path, path, link,
+        "--replace=thé", "--in-place", "--backup=.orig", "--backup-overwrite", "cafe", path, path,
+        link,
       ])
       #expect(run.status == 0, "\(run.stderr)")
       #expect(run.stderr.contains("already rewritten"))
@@ -261,7 +265,9 @@ struct InPlaceTests {
     let original = Array("un cafe\n".utf8)
     let path = try scratch.file("f", original)
     try FileManager.default.linkItem(atPath: path, toPath: path + ".bak")
-    let run = try FoldGrepTests.run(["--replace=X", "--in-place", "--backup=.bak", "cafe", path])
+    let run = try FoldGrepTests.run([
+      "--replace=X", "--in-place", "--backup=.bak", "--backup-overwrite", "cafe", path,
+    ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(try Self.contents(path) == Array("un X\n".utf8))
     #expect(try Self.contents(path + ".bak") == original)
@@ -389,5 +395,208 @@ struct InPlaceTests {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+  }
+}
+
+/// No lost writes: a file changed by another program while foldgrep
+/// rewrites it (appended to, overwritten in the middle, truncated) is left
+/// as that program made it, with an error naming it (status 2); the other
+/// files are still rewritten. FOLDGREP_TEST_PAUSE_BEFORE_COMMIT (debug
+/// builds) stops each rewrite between the reading and the rename.
+@Suite("foldgrep in-place: concurrent writers")
+struct InPlaceConcurrentWriterTests {
+  /// Runs foldgrep with the pause hook; `during(name)` runs while the
+  /// rewrite of the file printed as `name` is stopped.
+  static func runPausing(
+    _ arguments: [String], in scratch: FoldGrepTests.Scratch,
+    during: (String, _ pid: pid_t) throws -> Void
+  ) throws -> FoldGrepTests.Run {
+    let marker = scratch.url.appendingPathComponent("pause.marker").path
+    let process = Process()
+    process.executableURL = FoldGrepTests.binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["FOLDGREP_TEST_PAUSE_BEFORE_COMMIT": marker], uniquingKeysWith: { $1 })
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let deadline = Date().addingTimeInterval(120)
+    while process.isRunning && Date() < deadline {
+      guard let name = try? String(contentsOfFile: marker, encoding: .utf8), !name.isEmpty else {
+        usleep(5_000)
+        continue
+      }
+      try during(name, process.processIdentifier)
+      try? FileManager.default.removeItem(atPath: marker)
+    }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return FoldGrepTests.Run(
+      status: process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus : process.terminationStatus, stdout: Array(out),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  enum Change: String, CaseIterable {
+    case append, overwriteMiddle, truncate
+  }
+
+  @Test(arguments: Change.allCases)
+  func aChangedFileIsNotReplaced(_ change: Change) throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let original = Array("un cafe\ndeux\ntrois cafe\n".utf8)
+    let path = try scratch.file("c.txt", original)
+    let other = try scratch.file("d.txt", Array("cafe\n".utf8))
+    var expected = original
+    let run = try Self.runPausing(
+      ["-j1", "--replace=TEA", "--in-place", "cafe", path, other], in: scratch
+    ) { name, _ in
+      guard name == path else { return }
+      let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+      defer { try? handle.close() }
+      switch change {
+      case .append:
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("NEW LINE\n".utf8))
+        expected += Array("NEW LINE\n".utf8)
+      case .overwriteMiddle:
+        // Same size (as `dd conv=notrunc`): only the times tell.
+        try handle.seek(toOffset: 8)
+        try handle.write(contentsOf: Data("DEUX".utf8))
+        expected.replaceSubrange(8..<12, with: Array("DEUX".utf8))
+      case .truncate:
+        try handle.truncate(atOffset: 3)
+        expected = Array(expected[0..<3])
+      }
+    }
+    #expect(run.status == 2, "\(run.stderr)")
+    #expect(run.stderr.contains("\(path): changed while being rewritten"), "\(run.stderr)")
+    #expect(try InPlaceTests.contents(path) == expected)
+    #expect(try InPlaceTests.contents(other) == Array("TEA\n".utf8))
+    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(names == ["c.txt", "d.txt"])
+  }
+
+  /// A file left alone during the pause is rewritten (the checks do not
+  /// refuse an unchanged file), and with --backup its backup is made.
+  @Test func anUnchangedFileIsRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let path = try scratch.file("c.txt", Array("un cafe\n".utf8))
+    var paused: [String] = []
+    let run = try Self.runPausing(
+      ["--replace=TEA", "--in-place", "--backup=.orig", "cafe", path], in: scratch
+    ) { name, _ in paused.append(name) }
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(paused == [path])
+    #expect(try InPlaceTests.contents(path) == Array("un TEA\n".utf8))
+    #expect(try InPlaceTests.contents(path + ".orig") == Array("un cafe\n".utf8))
+  }
+}
+
+/// --in-place's edges: leftovers of killed runs, existing backups,
+/// interruptions, names as typed.
+@Suite("foldgrep in-place: edges")
+struct InPlaceEdgeTests {
+  /// A temporary file left by a killed run (SIGKILL cannot be caught) was
+  /// never mentioned again: up to the size of the file, forever.
+  @Test func leftoverTemporaryFilesAreReportedNotRemoved() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    _ = try scratch.file("c.txt", Array("un cafe\n".utf8))
+    _ = try scratch.file("sub/d.txt", Array("cafe\n".utf8))
+    let leftovers = [".c.txt.foldgrep-AbC123", "sub/.d.txt.foldgrep-x1Y2z3.backup"]
+    for name in leftovers { _ = try scratch.file(name, Array("partial".utf8)) }
+    _ = try scratch.file(".c.txt.foldgrep-notmine", Array("x".utf8))
+    let run = try FoldGrepTests.run(
+      ["--replace=TEA", "--in-place", "cafe", "c.txt", "sub/d.txt"], directory: scratch.url)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("foldgrep: warning: .c.txt.foldgrep-AbC123: a temporary file"))
+    #expect(run.stderr.contains("foldgrep: warning: sub/.d.txt.foldgrep-x1Y2z3.backup: "))
+    #expect(!run.stderr.contains("notmine"))
+    #expect(run.stderr.split(separator: "\n").count == 2, "\(run.stderr)")
+    for name in leftovers {
+      #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent(name).path))
+    }
+    #expect(
+      try InPlaceTests.contents(scratch.url.appendingPathComponent("c.txt").path)
+        == Array("un TEA\n".utf8))
+  }
+
+  /// An existing backup was overwritten silently: a second run replaced
+  /// the original kept by the first with the first run's output.
+  @Test func anExistingBackupIsKeptUnlessOverwriteIsAsked() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let path = try scratch.file("f.txt", Array("un cafe\n".utf8))
+    let other = try scratch.file("g.txt", Array("cafe\n".utf8))
+    let first = try FoldGrepTests.run([
+      "--replace=the cafe", "--in-place", "--backup=.orig", "cafe", path,
+    ])
+    #expect(first.status == 0, "\(first.stderr)")
+    let second = try FoldGrepTests.run(
+      ["--replace=X", "--in-place", "--backup=.orig", "cafe", "f.txt", "g.txt"],
+      directory: scratch.url)
+    #expect(second.status == 2)
+    #expect(
+      second.stderr.contains(
+        "foldgrep: f.txt.orig: backup exists, file not rewritten (--backup-overwrite replaces it)"),
+      "\(second.stderr)")
+    #expect(try InPlaceTests.contents(path + ".orig") == Array("un cafe\n".utf8))
+    #expect(try InPlaceTests.contents(path) == Array("un the cafe\n".utf8))
+    #expect(try InPlaceTests.contents(other) == Array("X\n".utf8))
+    let third = try FoldGrepTests.run(
+      ["--replace=X", "--in-place", "--backup=.orig", "--backup-overwrite", "cafe", path])
+    #expect(third.status == 0, "\(third.stderr)")
+    #expect(try InPlaceTests.contents(path) == Array("un the X\n".utf8))
+    #expect(try InPlaceTests.contents(path + ".orig") == Array("un the cafe\n".utf8))
+    let alone = try FoldGrepTests.run([
+      "--replace=X", "--in-place", "--backup-overwrite", "cafe", path,
+    ])
+    #expect(alone.status == 2)
+    #expect(alone.stderr.contains("--backup-overwrite needs --backup"))
+  }
+
+  /// Ctrl-C or SIGTERM over several files said nothing about which files
+  /// had been rewritten before it.
+  @Test func anInterruptionSaysWhichFilesWereRewritten() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    let names = ["a.txt", "b.txt", "c.txt"]
+    for name in names { _ = try scratch.file(name, Array("un cafe\n".utf8)) }
+    let run = try InPlaceConcurrentWriterTests.runPausing(
+      ["-j1", "--replace=TEA", "--in-place", "cafe"]
+        + names.map {
+          scratch.url.appendingPathComponent($0).path
+        }, in: scratch
+    ) { name, pid in
+      if name.hasSuffix("b.txt") { kill(pid, SIGTERM) }
+    }
+    #expect(run.status == 128 + SIGTERM, "\(run.stderr)")
+    let a = scratch.url.appendingPathComponent("a.txt").path
+    #expect(
+      run.stderr.contains("foldgrep: interrupted; files rewritten (1): \(a)\n"),
+      "\(run.stderr)")
+    #expect(try InPlaceTests.contents(a) == Array("un TEA\n".utf8))
+    for name in names.dropFirst() {
+      let path = scratch.url.appendingPathComponent(name).path
+      #expect(try InPlaceTests.contents(path) == Array("un cafe\n".utf8))
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+    #expect(left == names)
+  }
+
+  /// Messages named a file by its resolved absolute path, not as typed.
+  @Test func messagesNameFilesAsTyped() throws {
+    let scratch = try FoldGrepTests.Scratch()
+    _ = try scratch.file("f.txt", Array("un cafe\n".utf8))
+    let run = try FoldGrepTests.run(
+      ["--replace=X", "--in-place", "cafe", "./f.txt"],
+      environment: ["FOLDGREP_TEST_FAIL_WRITE": "1"],
+      directory: scratch.url)
+    #expect(run.status == 2)
+    #expect(
+      run.stderr == "foldgrep: ./f.txt: cannot write the temporary file: No space left on device\n")
   }
 }

@@ -236,6 +236,29 @@ int64_t fsicu_usearch_ranges(const char *text, int64_t textLength, const char *q
                              int64_t queryLength, const char *locale, int64_t *ranges,
                              int64_t capacity);
 
+/// A decoder from a legacy or UTF-16 encoding to UTF-8 (an ICU converter,
+/// `ucnv_*`): opaque; one thread at a time may use it.
+typedef struct fsicu_decoder fsicu_decoder;
+
+/// Opens a decoder for the ICU converter name `encoding` ("UTF-16LE",
+/// "UTF-16BE", "ISO-8859-1", ...); NULL when ICU knows no such converter.
+/// Ill-formed input decodes to U+FFFD.
+fsicu_decoder *fsicu_decoder_open(const char *encoding);
+
+/// Closes a decoder (NULL is allowed).
+void fsicu_decoder_close(fsicu_decoder *decoder);
+
+/// Decodes the next `length` bytes of the input at `source` to UTF-8 at
+/// `out` (at most `capacity` bytes; at least 3 * length + 8 always
+/// suffices) and returns the number of UTF-8 bytes written, or -1 on an
+/// ICU error. A sequence cut at the end of `source` is kept for the next
+/// call, unless `flush` (the end of the input), where it decodes to U+FFFD.
+/// `offsets[i]` (capacity entries) receives, for each UTF-8 byte written,
+/// the offset of its character's first byte relative to `source` (negative
+/// for a character begun in an earlier call).
+int64_t fsicu_decoder_decode(fsicu_decoder *decoder, const uint8_t *source, int32_t length,
+                             bool flush, uint8_t *out, int32_t capacity, int32_t *offsets);
+
 #ifdef __cplusplus
 }
 #endif
