@@ -145,6 +145,8 @@ struct IgnoreSettings: Sendable {
   var parents = true
   var exclude = true
   var global = true
+  /// .gitignore files only inside a git work tree (--no-require-git: anywhere).
+  var requireGit = true
 
   static let none = IgnoreSettings(
     vcs: false, dot: false, parents: false, exclude: false, global: false)
@@ -190,18 +192,30 @@ struct IgnoreStack {
   let settings: IgnoreSettings
   /// The global excludes file (read once per walk).
   let global: IgnoreFile?
+  /// --ignore-file files, in order, matched relative to `explicitBase`.
+  let explicit: [IgnoreFile]
+  /// The working directory with a trailing `/`.
+  let explicitBase: [UInt8]
+  /// Whether any file is read at all.
+  let active: Bool
 
-  init(settings: IgnoreSettings, environment: (String) -> String?) {
+  init(
+    settings: IgnoreSettings, environment: (String) -> String?, explicit: [IgnoreFile] = [],
+    explicitBase: [UInt8] = []
+  ) {
     self.settings = settings
     global =
       settings.vcs && settings.global
       ? GitGlobalExcludes.path(environment: environment).flatMap { IgnoreFile(path: $0) } : nil
+    self.explicit = explicit
+    self.explicitBase = explicitBase
+    active = settings.any || !explicit.isEmpty
   }
 
   /// Pushes the layers of `directory`'s ancestors (absolute, resolved),
   /// outermost first, then none for `directory` itself (the walk pushes it).
   mutating func pushParents(of directory: [UInt8]) {
-    guard settings.any else { return }
+    guard active else { return }
     var components = directory.split(separator: 0x2F).map(Array.init)
     if !components.isEmpty { components.removeLast() }
     // With --no-ignore-parent the parents' files are not read, but a parent
@@ -222,19 +236,19 @@ struct IgnoreStack {
   }
 
   mutating func push(_ directory: [UInt8]) {
-    guard settings.any else { return }
+    guard active else { return }
     layers.append(IgnoreLayer(directory: directory, settings: settings))
   }
 
   mutating func pop() {
-    guard settings.any else { return }
+    guard active else { return }
     layers.removeLast()
   }
 
   /// What the ignore files say about `path` (absolute; inside the innermost
   /// layer's directory).
   func match(_ path: [UInt8], isDirectory: Bool) -> IgnoreMatch {
-    guard settings.any else { return .none }
+    guard active else { return .none }
     func relative(_ layer: IgnoreLayer) -> ArraySlice<UInt8> {
       path[layer.directory.count...]
     }
@@ -250,19 +264,32 @@ struct IgnoreStack {
     if rg != .none { return rg }
     let dot = deepest(\.ignore)
     if dot != .none { return dot }
-    // The git kinds: only inside a work tree, from its top down.
-    guard let top = layers.lastIndex(where: { $0.hasGit }) else { return .none }
-    for layer in layers[top...].reversed() {
-      guard let rules = layer.gitignore else { continue }
-      let match = rules.match(relative(layer), isDirectory: isDirectory)
-      if match != .none { return match }
+    // The git kinds: only inside a work tree, from its top down (with
+    // --no-require-git, outside one from the root of the file system).
+    let top = layers.lastIndex(where: { $0.hasGit })
+    if top != nil || !settings.requireGit {
+      for layer in layers[(top ?? 0)...].reversed() {
+        guard let rules = layer.gitignore else { continue }
+        let match = rules.match(relative(layer), isDirectory: isDirectory)
+        if match != .none { return match }
+      }
+      if let top, let exclude = layers[top].exclude {
+        let match = exclude.match(relative(layers[top]), isDirectory: isDirectory)
+        if match != .none { return match }
+      }
+      if let global, !layers.isEmpty {
+        let match = global.match(relative(layers[top ?? 0]), isDirectory: isDirectory)
+        if match != .none { return match }
+      }
     }
-    if let exclude = layers[top].exclude {
-      let match = exclude.match(relative(layers[top]), isDirectory: isDirectory)
-      if match != .none { return match }
-    }
-    if let global {
-      return global.match(relative(layers[top]), isDirectory: isDirectory)
+    // --ignore-file: last, relative to the working directory (a later file
+    // wins over an earlier one).
+    if !explicit.isEmpty && path.starts(with: explicitBase) {
+      let fromBase = path[explicitBase.count...]
+      for file in explicit.reversed() {
+        let match = file.match(fromBase, isDirectory: isDirectory)
+        if match != .none { return match }
+      }
     }
     return .none
   }

@@ -46,6 +46,14 @@ extension Options {
     case "--files":
       noValue()
       listFiles = true
+    case "--no-require-git":
+      noValue()
+      ignore.requireGit = false
+    case "--ignore-file": ignoreFiles.append(value())
+    case "--max-depth": maxDepth = parseNumber(value(), for: name)
+    case "--follow":
+      noValue()
+      dereference = true
     case "--glob": addGlob(value(), caseFold: false)
     case "--iglob": addGlob(value(), caseFold: true)
     case "--glob-case-insensitive":

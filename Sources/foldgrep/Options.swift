@@ -115,6 +115,13 @@ let usage = """
                           none above the searched directory, not git's global
                           one, not .git/info/exclude
     -u, --unrestricted    --no-ignore; -uu: also --hidden; -uuu: also --binary
+        --no-require-git  read .gitignore files outside a git work tree too
+        --ignore-file=FILE  also a file of gitignore rules, matched relative to
+                          the working directory, after all others (repeatable;
+                          --no-ignore keeps it)
+        --max-depth=NUM   enter at most NUM levels below a named directory (0:
+                          nothing in it)
+        --follow          follow symbolic links in recursion (-r --follow is -R)
     -g, --glob=GLOB       search only the files GLOB matches; "!GLOB": not those
                           (repeatable, the last matching one wins; gitignore
                           syntax plus {a,b}; matched against the path as printed;
@@ -193,6 +200,10 @@ struct Options {
   var ignore = IgnoreSettings()
   /// How many -u were given.
   var unrestricted = 0
+  /// --ignore-file paths, in order (not turned off by --no-ignore).
+  var ignoreFiles: [String] = []
+  /// --max-depth: how many levels below a named directory are searched.
+  var maxDepth: Int? = nil
   /// --files: list the files that would be searched; every operand is a file.
   var listFiles = false
   /// -g, -t, -T, --include, --exclude, --exclude-dir, --max-filesize.

@@ -30,9 +30,14 @@ struct Walker {
   var selection = Selection()
   var sortKey = SortKey.path
   var sortReverse = false
-  /// The working directory with a trailing `/`: -g globs are matched
-  /// against paths relative to it.
+  /// The working directory with a trailing `/`: -g globs and --ignore-file
+  /// rules are matched against paths relative to it.
   var workingDirectory: [UInt8] = []
+  /// --ignore-file files, in order.
+  var explicitIgnores: [IgnoreFile] = []
+  /// --max-depth: entries deeper than this below a named directory are not
+  /// read (0: none).
+  var maxDepth: Int? = nil
 
   /// A file by its device and inode.
   struct FileID: Hashable {
@@ -63,12 +68,14 @@ struct Walker {
         var ancestors: Set<FileID> = [id]
         // (Slashes by bytes: "\u{600}/" is one Character.)
         let prefix = implicitDirectory ? "" : (operand.utf8.last == 0x2F ? operand : operand + "/")
-        var ignores = IgnoreStack(settings: ignoreSettings, environment: environment)
+        var ignores = IgnoreStack(
+          settings: ignoreSettings, environment: environment, explicit: explicitIgnores,
+          explicitBase: workingDirectory)
         let absolute = FileName.resolved(operand) ?? FileName.bytes(operand)
         ignores.pushParents(of: absolute)
         walk(
-          directory: operand, absolute: absolute, display: prefix, ancestors: &ancestors,
-          ignores: &ignores, into: &jobs)
+          directory: operand, absolute: absolute, display: prefix, depth: 1,
+          ancestors: &ancestors, ignores: &ignores, into: &jobs)
       } else {
         // grep's --include and --exclude apply to a file named too.
         if !selection.includes(Selection.suffixes(FileName.bytes(operand))) { continue }
@@ -78,10 +85,13 @@ struct Walker {
     return jobs
   }
 
+  /// Walks `directory`, whose entries are `depth` levels below the named
+  /// directory.
   private func walk(
-    directory: String, absolute: [UInt8], display: String, ancestors: inout Set<FileID>,
-    ignores: inout IgnoreStack, into jobs: inout [Job]
+    directory: String, absolute: [UInt8], display: String, depth: Int,
+    ancestors: inout Set<FileID>, ignores: inout IgnoreStack, into jobs: inout [Job]
   ) {
+    if let maxDepth, depth > maxDepth { return }
     guard let handle = directory.withFileName({ opendir($0) }) else {
       jobs.append(
         .message(
@@ -133,8 +143,8 @@ struct Walker {
         }
         ancestors.insert(id)
         walk(
-          directory: path, absolute: entryAbsolute, display: shown + "/", ancestors: &ancestors,
-          ignores: &ignores, into: &jobs)
+          directory: path, absolute: entryAbsolute, display: shown + "/", depth: depth + 1,
+          ancestors: &ancestors, ignores: &ignores, into: &jobs)
         ancestors.remove(id)
       case S_IFREG:
         jobs.append(.file(path: path, display: shown, explicit: false))
@@ -158,9 +168,17 @@ extension Walker {
     }
     sortKey = options.sortKey
     sortReverse = options.sortReverse
-    if !selection.globs.isEmpty, let cwd = getcwd(nil, 0) {
-      workingDirectory = FileName.bytes(cString: cwd) + [0x2F]
+    maxDepth = options.maxDepth
+    if !selection.globs.isEmpty || !options.ignoreFiles.isEmpty, let cwd = getcwd(nil, 0) {
+      workingDirectory = FileName.bytes(cString: cwd)
+      if workingDirectory != [0x2F] { workingDirectory.append(0x2F) }
       free(cwd)
+    }
+    explicitIgnores = options.ignoreFiles.map { path in
+      guard let file = IgnoreFile(path: FileName.bytes(path)) else {
+        fail("\(path): cannot read the ignore file (\(errorText(errno)))")
+      }
+      return file
     }
   }
 

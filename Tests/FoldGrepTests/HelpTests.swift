@@ -41,7 +41,8 @@ struct HelpTests {
     "--glob", "--iglob", "--glob-case-insensitive", "--type", "--type-not", "--type-list",
     "--include", "--exclude", "--exclude-dir", "--max-filesize", "--sort", "--sortr",
     "--binary-files", "--fixed-strings", "--ignore-case", "--smart-case", "-E, -P", "-V",
-    "-I ", "-g,", "-t,", "-T,", "-u,", "-y",
+    "-I ", "-g,", "-t,", "-T,", "-u,", "-y", "--no-require-git", "--ignore-file", "--max-depth",
+    "--follow",
   ]
 
   @Test(arguments: [

@@ -125,6 +125,45 @@ struct IgnoreTests {
     #expect(!configured.contains("plain") && configured.contains("a.g"))
   }
 
+  /// --no-require-git, --ignore-file, --max-depth, --follow: expected
+  /// lists as `rg --files` (ripgrep 13) prints them for the same tree.
+  @Test(arguments: [
+    ([], ["a/b/c/u.txt", "a/b/v.txt", "a/w.txt", "a/z.log", "myign", "x.log", "y.txt"]),
+    (["--no-require-git"], ["a/b/c/u.txt", "a/b/v.txt", "a/w.txt", "myign", "y.txt"]),
+    (
+      ["--ignore-file", "../other"],
+      ["a/b/c/u.txt", "a/b/v.txt", "a/z.log", "myign", "x.log", "y.txt"]
+    ),
+    (["--ignore-file", "myign"], ["a/w.txt", "a/z.log", "myign", "x.log", "y.txt"]),
+    (
+      ["--no-ignore", "--ignore-file", "myign"], ["a/w.txt", "a/z.log", "myign", "x.log", "y.txt"]
+    ),
+    (["--max-depth", "0"], []),
+    (["--max-depth", "1"], ["myign", "x.log", "y.txt"]),
+    (["--max-depth=2"], ["a/w.txt", "a/z.log", "myign", "x.log", "y.txt"]),
+    (
+      ["--follow"],
+      [
+        "a/b/c/u.txt", "a/b/v.txt", "a/w.txt", "a/z.log", "lnk/c/u.txt", "lnk/v.txt", "myign",
+        "x.log", "y.txt",
+      ]
+    ),
+    (["--no-require-git", "--ignore-file", "myign", "a"], ["a/w.txt"]),
+  ])
+  func moreRipgrepFlags(_ arguments: [String], _ expected: [String]) throws {
+    let scratch = try Scratch()
+    let root = scratch.url.appendingPathComponent("tree")
+    _ = try scratch.file("tree/.gitignore", Array("*.log\n".utf8))
+    _ = try scratch.file("other", Array("w.txt\n".utf8))
+    _ = try scratch.file("tree/myign", Array("/a/b\n".utf8))
+    for name in ["x.log", "y.txt", "a/z.log", "a/w.txt", "a/b/v.txt", "a/b/c/u.txt"] {
+      _ = try scratch.file("tree/" + name, Array("cafe\n".utf8))
+    }
+    try FileManager.default.createSymbolicLink(
+      atPath: root.path + "/lnk", withDestinationPath: "a/b")
+    #expect(try files(arguments, scratch, in: root) == expected)
+  }
+
   @Test func hiddenFilesAndTheHiddenFlag() throws {
     let scratch = try Scratch()
     _ = try scratch.file(".dir/a.txt", Array("x\n".utf8))
