@@ -21,6 +21,13 @@ let usage = """
   expressions), trimmed of surrounding whitespace; a match never spans lines.
 
   Selecting:
+    -F, --fixed-strings   accepted: queries are always fixed strings (it also
+                          silences the warning about a query that looks like a
+                          regular expression: "a|b", "^a", "a$", "a.*b", "\\d",
+                          "[a-z]", "a{2}")
+    -i, -y, --ignore-case accepted: case (and accents) are always ignored
+    -S, --smart-case      accepted: folding stays on, even with capitals
+    -E, -P                refused: patterns are not supported yet
     -e, --regexp=QUERY    search for QUERY (repeatable; a QUERY with newlines is
                           several queries); all queries are found in one pass and
                           their matches merged leftmost first, never overlapping
@@ -121,13 +128,58 @@ let usage = """
                           symbolic links are followed only on the command line
     -R, --dereference-recursive  recurse, following every symbolic link
                           (directory cycles are detected and skipped)
-        --hidden          also search hidden files and directories (".name")
+        --hidden          also search hidden files and directories (".name");
+                          --no-hidden: not (the default)
+        --no-ignore       read no ignore file; by default recursion skips what
+                          .gitignore (inside a git work tree; also
+                          .git/info/exclude and git's core.excludesFile or
+                          ~/.config/git/ignore), .ignore and .rgignore exclude,
+                          in the searched directories and those above them;
+                          "!name" in one re-includes even a hidden file; what
+                          is named on the command line is always searched
+        --no-ignore-vcs, --no-ignore-dot, --no-ignore-parent,
+        --no-ignore-global, --no-ignore-exclude
+                          read no git ignore file, no .ignore or .rgignore,
+                          none above the searched directory, not git's global
+                          one, not .git/info/exclude
+    -u, --unrestricted    --no-ignore; -uu: also --hidden; -uuu: also --binary
+        --no-require-git  read .gitignore files outside a git work tree too
+        --ignore-file=FILE  also a file of gitignore rules, matched relative to
+                          the working directory, after all others (repeatable;
+                          --no-ignore keeps it)
+        --max-depth=NUM   enter at most NUM levels below a named directory (0:
+                          nothing in it)
+        --follow          follow symbolic links in recursion (-r --follow is -R)
+    -g, --glob=GLOB       search only the files GLOB matches; "!GLOB": not those
+                          (repeatable, the last matching one wins; gitignore
+                          syntax plus {a,b}; matched against the path as printed;
+                          wins over ignore files and hidden files)
+        --iglob=GLOB      -g with ASCII case ignored; --glob-case-insensitive:
+                          every -g so
+    -t, --type=TYPE       search only files of TYPE (repeatable; --type-list)
+    -T, --type-not=TYPE   do not search files of TYPE
+        --type-list       print the file types and their globs
+        --include=GLOB    grep's: search only files whose base name GLOB matches
+        --exclude=GLOB    grep's: skip files whose base name GLOB matches (named
+                          files: any part of the name after a "/"); the last
+                          matching --include or --exclude wins
+        --exclude-dir=GLOB  grep's: skip directories GLOB matches
+        --max-filesize=NUM[K|M|G]  skip files larger than NUM bytes in recursion
+        --files           print the files that would be searched, one a line,
+                          and search nothing (every operand is a FILE; implies -r)
+        --sort=KEY, --sortr=KEY  each directory's entries ordered by path (the
+                          default; none is accepted and the same), modified or
+                          accessed time; --sortr reverses
+    -I                    grep's: a binary file has no match (searched named or
+                          not: -c counts 0, -L lists it); rg's -I is -h here
+        --binary-files=TYPE  binary (default), text (-a) or without-match (-I)
         --binary          in recursion, also search binary files (by default
                           they are skipped; named files never are)
     -j, --threads=NUM     search NUM files at a time (default: the CPU count);
                           output stays in the order of the files
-        --help            print this help
-        --version         print the version
+        --help            print the common options
+        --help-all        print this help
+    -V, --version         print the version
     --                    end of options
 
   Input is read in chunks of 8 MiB cut at line ends; a line longer than the
@@ -172,6 +224,28 @@ struct Options {
   var dereference = false
   var hidden = false
   var binary = false
+  /// Which ignore files are honoured under -r (--no-ignore, -u ...).
+  var ignore = IgnoreSettings()
+  /// How many -u were given.
+  var unrestricted = 0
+  /// --ignore-file paths, in order (not turned off by --no-ignore).
+  var ignoreFiles: [String] = []
+  /// --max-depth: how many levels below a named directory are searched.
+  var maxDepth: Int? = nil
+  /// --files: list the files that would be searched; every operand is a file.
+  var listFiles = false
+  /// -g, -t, -T, --include, --exclude, --exclude-dir, --max-filesize.
+  var selection = Selection()
+  /// --glob-case-insensitive: every -g as --iglob.
+  var globCaseInsensitive = false
+  var sortKey = SortKey.path
+  /// --sortr: the order reversed.
+  var sortReverse = false
+  /// -I, --binary-files=without-match: a binary file has no match.
+  var binaryWithoutMatch = false
+  /// -F: queries are fixed strings (they always are; silences the warning
+  /// about queries that look like regular expressions).
+  var fixedStrings = false
   var color = ColorChoice.auto
   var json = false
   var replacement: [UInt8]? = nil
@@ -286,7 +360,9 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
 
   func value(_ name: String, inline: String?) -> String {
     if let inline { return inline }
-    guard index < arguments.count else { fail("option '\(name)' requires an argument\n\(usage)") }
+    guard index < arguments.count else {
+      fail("option '\(name)' requires an argument (try --help)")
+    }
     index += 1
     return arguments[index - 1]
   }
@@ -368,9 +444,6 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         noValue()
         options.recursive = true
         options.dereference = true
-      case "--hidden":
-        noValue()
-        options.hidden = true
       case "--binary":
         noValue()
         options.binary = true
@@ -458,17 +531,18 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         case "never": options.color = .never
         default: fail("invalid argument '\(inline!)' for '--color' (auto, always or never)")
         }
-      case "--help":
-        var out = FDWriter(fd: 1)
-        out.write(usage)
-        out.flush()
-        exit(0)
+      case "--help": printHelp(shortUsage)
+      case "--help-all": printHelp(usage)
       case "--version":
         var out = FDWriter(fd: 1)
         out.write("\(version)\n")
         out.flush()
         exit(0)
-      default: fail("unknown option '\(argument)'\n\(usage)")
+      default:
+        guard
+          options.parseSelection(long: name, inline: inline, value: { value(name, inline: inline) })
+            || options.parseHabit(long: name, inline: inline)
+        else { fail("unknown option '\(argument)' (try --help)") }
       }
       continue
     }
@@ -529,12 +603,21 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "f":
         options.queries += readQueryFile(takeValue())
         patternGiven = true
-      default: fail("unknown option '-\(flag)'\n\(usage)")
+      default:
+        guard
+          options.parseSelection(short: flag, value: takeValue) || options.parseHabit(short: flag)
+        else {
+          fail("unknown option '-\(flag)' (try --help)")
+        }
       }
     }
   }
-  if !patternGiven {
-    guard let query = positional.first else { fail("missing QUERY\n\(usage)") }
+  if options.listFiles {
+    options.recursive = true
+  } else if !patternGiven {
+    guard let query = positional.first else {
+      fail("missing QUERY (usage: foldgrep [OPTIONS] QUERY [FILE...]; try --help)")
+    }
     options.queries = splitQueries(argumentText(query))
     positional.removeFirst()
   }

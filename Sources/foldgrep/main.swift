@@ -48,9 +48,11 @@ let arguments = (1..<Int(CommandLine.argc)).map {
   FileName.string(FileName.bytes(cString: CommandLine.unsafeArgv[$0]!))
 }
 var options = parse(arguments, environment: environment)
+warnAboutRegularExpressions(options)
 // -m 0 selects no line: grep exits 1 at once, opening no file, unless -L
 // (which then lists every file) without -q (which prints nothing: a missing
 // file was reported, status 2; found by review against grep).
+if options.listFiles { listFiles(options, environment: environment) }
 if options.maxCount == 0 && (!options.filesWithoutMatch || options.quiet) { exit(1) }
 guard
   var built = Matcher(
@@ -62,8 +64,7 @@ built.wholeLines = options.lineRegexp
 let matcher = built
 let implicitDirectory = options.files.isEmpty && options.recursive
 if options.files.isEmpty { options.files = [options.recursive ? "." : "-"] }
-let walker = Walker(
-  recursive: options.recursive, dereference: options.dereference, hidden: options.hidden)
+let walker = Walker(options, environment: environment)
 var walked = walker.jobs(for: options.files, implicitDirectory: implicitDirectory)
 if options.inPlace {
   // A directory entry named twice (InPlaceRewriter.entryKey) is rewritten
@@ -202,7 +203,7 @@ struct JobResult: Sendable {
     }
     let searcher = Searcher(
       options: options, matcher: matcher, printer: printer, consumer: rewriter,
-      skipBinary: !explicit && !options.binary && !options.text)
+      skipBinary: (options.binaryWithoutMatch || (!explicit && !options.binary)) && !options.text)
     searcher.afterChunk = { sink.offer() }
     let outcome = searcher.run(input)
     var stats = searcher.stats
@@ -214,6 +215,10 @@ struct JobResult: Sendable {
       return result
     case .skipped:
       rewriter?.abort()
+      // -I: a binary file is one without a match (counted 0, listed by -L).
+      if options.binaryWithoutMatch && !options.json {
+        printer.finish(FileStats(), binarySuppressed: false)
+      }
       return result
     case .searched:
       if searcher.rewriteDropped {
