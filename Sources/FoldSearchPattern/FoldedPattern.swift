@@ -43,7 +43,7 @@ public struct FoldedPattern: Sendable {
   /// the subject or the whole text with `multiline` (no lookaround, no
   /// `\A \z \Z \G`, no verb): then a search of the whole text can find the
   /// lines that may match.
-  package let isLineLocal: Bool
+  package var isLineLocal: Bool
   let code: Code
 
   /// Options of a pattern.
@@ -100,6 +100,18 @@ public struct FoldedPattern: Sendable {
     }
     code = Code(compiled)
     captureCount = Int(fspcre_capture_count(compiled))
+  }
+
+  /// The number of the capture group named `name`, nil when there is none.
+  ///
+  /// - Complexity: O(g) for g named groups.
+  public func groupNumber(named name: String) -> Int? {
+    var name = name
+    name.makeContiguousUTF8()
+    let number = name.utf8.withContiguousStorageIfAvailable {
+      fspcre_group_number(code.pointer, $0.baseAddress, $0.count)
+    }!
+    return number > 0 ? Int(number) : nil
   }
 
   /// Whether PCRE2's JIT compiled the pattern (else its interpreter runs).

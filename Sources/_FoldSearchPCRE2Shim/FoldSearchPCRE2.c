@@ -67,6 +67,14 @@ uint32_t fspcre_capture_count(const fspcre_code *code) {
   return count;
 }
 
+int32_t fspcre_group_number(const fspcre_code *code, const uint8_t *name, size_t length) {
+  uint8_t buffer[256];
+  if (length >= sizeof buffer) return PCRE2_ERROR_NOSUBSTRING;
+  for (size_t k = 0; k < length; k++) buffer[k] = name[k];
+  buffer[length] = 0;
+  return pcre2_substring_number_from_name(code->code, buffer);
+}
+
 bool fspcre_is_jit(const fspcre_code *code) { return code->jit; }
 
 int32_t fspcre_error_message(int32_t error_code, uint8_t *buffer, size_t capacity) {

@@ -17,7 +17,7 @@ final class StandardPrinter: Printer {
     self.name = FileName.bytes(name)
     self.palette = palette
     self.withFilename = withFilename
-    replacement = options.replacement.map(Replacement.init)
+    replacement = options.replacement.map { Replacement($0, pattern: options.pattern) }
   }
 
   private func writeName() {
@@ -50,7 +50,7 @@ final class StandardPrinter: Printer {
     if options.onlyMatching {
       for match in matches {
         prefix(number: number, offset: offset + match.lowerBound, separator: ":")
-        writeMatch(UnsafeBufferPointer(rebasing: line[match]))
+        writeMatch(match, in: line)
         sink.write("\n")
       }
       return
@@ -62,7 +62,7 @@ final class StandardPrinter: Printer {
       var position = 0
       for match in matches {
         sink.write(UnsafeBufferPointer(rebasing: line[position..<match.lowerBound]))
-        writeMatch(UnsafeBufferPointer(rebasing: line[match]))
+        writeMatch(match, in: line)
         position = match.upperBound
       }
       sink.write(UnsafeBufferPointer(rebasing: line[position...]))
@@ -70,12 +70,12 @@ final class StandardPrinter: Printer {
     sink.write("\n")
   }
 
-  private func writeMatch(_ match: UnsafeBufferPointer<UInt8>) {
+  private func writeMatch(_ match: Range<Int>, in line: UnsafeBufferPointer<UInt8>) {
     sink.write(palette.match.0)
     if let replacement {
-      sink.write(replacement.expand(match))
+      sink.write(replacement.expand(match, in: line))
     } else {
-      sink.write(match)
+      sink.write(UnsafeBufferPointer(rebasing: line[match]))
     }
     sink.write(palette.match.1)
   }

@@ -52,13 +52,28 @@ var options = parse(arguments, environment: environment)
 // (which then lists every file) without -q (which prints nothing: a missing
 // file was reported, status 2; found by review against grep).
 if options.maxCount == 0 && (!options.filesWithoutMatch || options.quiet) { exit(1) }
+if options.regularExpressions {
+  do {
+    options.pattern = try PatternMatcher(
+      queries: options.queries, wholeWords: options.wordRegexp, wholeLines: options.lineRegexp,
+      profile: options.profile)
+  } catch {
+    fail("invalid pattern: \(error)")
+  }
+  if !options.profile.table.entry(0x0A).isIdentity {
+    fail("-E cannot be combined with a profile that folds line ends (\(options.profile))")
+  }
+}
 guard
-  var built = Matcher(
-    queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
+  var built =
+    options.pattern == nil
+    ? Matcher(queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
+    : Matcher(queries: [], wholeWords: false, profile: options.profile)
 else {
   fail("empty query: nothing to search for")
 }
-built.wholeLines = options.lineRegexp
+built.wholeLines = options.lineRegexp && options.pattern == nil
+built.pattern = options.pattern
 let matcher = built
 let implicitDirectory = options.files.isEmpty && options.recursive
 if options.files.isEmpty { options.files = [options.recursive ? "." : "-"] }
@@ -148,7 +163,7 @@ struct JobResult: Sendable {
     if options.json {
       let json = JSONPrinter(
         sink: sink, path: path == "-" ? "<stdin>" : display,
-        replacement: options.replacement.map(Replacement.init))
+        replacement: options.replacement.map { Replacement($0, pattern: options.pattern) })
       jsonPrinter = json
       printer = json
     } else {
@@ -178,7 +193,7 @@ struct JobResult: Sendable {
     }
     let rewriter = target.map {
       InPlaceRewriter(
-        target: $0, source: input, replacement: Replacement(options.replacement!),
+        target: $0, source: input, replacement: Replacement(options.replacement!, pattern: options.pattern),
         backupSuffix: options.backupSuffix, failWrites: failWrites, stallWrites: stallWrites)
     }
     let searcher = Searcher(
@@ -197,6 +212,15 @@ struct JobResult: Sendable {
       rewriter?.abort()
       return result
     case .searched:
+      if let failure = searcher.patternFailure {
+        // That line was not searched: a rewrite would leave it unreplaced.
+        if let rewriter {
+          rewriter.abort()
+          report("\(display): \(failure); not rewritten", always: true)
+          return result
+        }
+        report("\(display): \(failure)", always: true)
+      }
       if searcher.rewriteDropped {
         // A binary file with a match is an error: the match is not
         // replaced (a quiet status 1 would pass it for a file without one).

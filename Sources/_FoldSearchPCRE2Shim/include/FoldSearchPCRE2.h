@@ -40,6 +40,11 @@ void fspcre_code_free(fspcre_code *code);
 /// The number of capture groups of the pattern (group 0 not counted).
 uint32_t fspcre_capture_count(const fspcre_code *code);
 
+/// The number of the capture group named `name` (`length` bytes of UTF-8),
+/// or a negative value when there is none (for several groups of one name,
+/// the first).
+int32_t fspcre_group_number(const fspcre_code *code, const uint8_t *name, size_t length);
+
 /// Whether the pattern was JIT-compiled.
 bool fspcre_is_jit(const fspcre_code *code);
 
