@@ -173,10 +173,13 @@ extension FoldedPattern {
     /// Calls `body` with each match whose folded range lies in `window`
     /// (the subject PCRE2 sees: `^`, `\A` and lookbehinds see its start as
     /// the text's), leftmost first, non-overlapping, until it returns
-    /// false. Groups are mapped when `groups`.
+    /// false. Groups are mapped when `groups`. With `grepEmptyMatches`,
+    /// the search after an empty match starts one character on (GNU grep's
+    /// -o loop), not at the same place for a non-empty match (PCRE2's): `a??`
+    /// then finds only empty matches.
     package func forEachMatch(
       in window: Range<Int>, from start: Int? = nil, groups: Bool,
-      _ body: (Match) -> Bool
+      grepEmptyMatches: Bool = false, _ body: (Match) -> Bool
     ) throws(Error) {
       var position = start ?? window.lowerBound
       var notEmpty = false
@@ -211,6 +214,11 @@ extension FoldedPattern {
           }
         }
         guard body(Match(byteRange: lower..<upper, groups: ranges)) else { return }
+        if grepEmptyMatches && found.isEmpty {
+          guard found.lowerBound < window.upperBound else { return }
+          position = nextScalar(found.lowerBound)
+          continue
+        }
         position = found.upperBound
         notEmpty = found.isEmpty
       }

@@ -44,7 +44,9 @@ struct PatternMatcher: Sendable {
   }
 
   /// The matches in `bytes`, a chunk of whole lines (original offsets),
-  /// leftmost first in each line, never overlapping. A line with only
+  /// leftmost first in each line, never overlapping, found as GNU grep's
+  /// -o finds them (after an empty match, the search moves one character
+  /// on). A line with only
   /// empty matches keeps the first (the line is selected: `-E 'x*'`
   /// selects every line; -o prints nothing for it); the empty matches of a
   /// line with others are dropped. A line whose search fails (PCRE2's
@@ -65,7 +67,7 @@ struct PatternMatcher: Sendable {
       let first = result.count
       var empty: Range<Int>? = nil
       do {
-        try session.forEachMatch(in: line, groups: false) { match in
+        try session.forEachMatch(in: line, groups: false, grepEmptyMatches: true) { match in
           if match.byteRange.isEmpty {
             if empty == nil { empty = match.byteRange }
           } else {
@@ -120,7 +122,9 @@ struct PatternMatcher: Sendable {
     let from = text.offsetMap.foldedOffset(
       ofOriginal: match.lowerBound - lineStart, in: text.foldedBytes)
     var found: FoldedPattern.Match? = nil
-    try? session.forEachMatch(in: 0..<text.foldedBytes.count, from: from, groups: true) {
+    try? session.forEachMatch(
+      in: 0..<text.foldedBytes.count, from: from, groups: true, grepEmptyMatches: true
+    ) {
       found = $0
       return false
     }

@@ -48,7 +48,9 @@ final class StandardPrinter: Printer {
     matches: ArraySlice<Range<Int>>
   ) {
     if options.onlyMatching {
-      for match in matches {
+      // (An empty match, -E 'x*', selects its line but prints nothing, as
+      // in grep.)
+      for match in matches where !match.isEmpty {
         prefix(number: number, offset: offset + match.lowerBound, separator: ":")
         writeMatch(match, in: line)
         sink.write("\n")
