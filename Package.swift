@@ -116,7 +116,9 @@ let package = Package(
     ),
     .testTarget(
       name: "FoldSearchPatternTests",
-      dependencies: ["FoldSearchPattern", "FoldSearch", "_FoldSearchTestSupport"]
+      dependencies: [
+        "FoldSearchPattern", "FoldSearch", "_FoldSearchPCRE2Shim", "_FoldSearchTestSupport",
+      ]
     ),
     .testTarget(
       name: "FoldGrepTests",
