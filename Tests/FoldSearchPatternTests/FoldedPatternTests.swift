@@ -28,6 +28,11 @@ import Testing
     // Empty matches advance one character, as PCRE2's global loop does.
     ("x*", "éx", ["", "x", ""]),
     ("", "ab", ["", "", ""]),
+    // The documentation's examples.
+    (#"\b(\w+)é\b"#, "Café, THÉ, the", ["Café", "THÉ", "the"]),
+    ("stra.e", "Straße", []),
+    ("stra..e", "Straße", ["Straße"]),
+    ("(\\w)\\1", "Aa éE ab", ["Aa", "éE"]),
     // \b and \w follow the folded text.
     (#"\bete\b"#, "Été, étés", ["Été"]),
     ("(?i)ÉTÉ", "été", ["été"]),
@@ -102,5 +107,29 @@ import Testing
       return all
     }
     #expect(counts == Array(repeating: 6000, count: 8))
+  }
+}
+
+/// The examples of FoldedPattern's documentation and the Patterns article.
+@Suite struct PatternDocumentationExampleTests {
+  @Test func overview() throws {
+    let pattern = try FoldedPattern("caf(e|é) (au|con) leche")
+    let text = FoldedText("Un CAFÉ CON LECHE, un cafe au leche")
+    let found = try pattern.matches(in: text)
+    #expect(
+      found == [
+        .init(byteRange: 3..<18, groups: [6..<8, 9..<12]),
+        .init(byteRange: 23..<36, groups: [26..<27, 28..<30]),
+      ])
+    #expect(
+      try FoldedPattern(#"\bstra(ss|ß)e\b"#).matches(in: FoldedText("Straße, STRASSE")).count == 2)
+    #expect(
+      try FoldedPattern("^título:", options: .multiline).matches(in: FoldedText("TITULO: x")).count
+        == 1)
+    #expect(
+      try FoldedPattern(#"\b(\w+)é\b"#).byteRanges(in: FoldedText("Café, THÉ, the")) == [
+        0..<5, 7..<11, 13..<16,
+      ])
+    #expect(try FoldedPattern("x*").byteRanges(in: FoldedText("éx")) == [0..<0, 2..<3, 3..<3])
   }
 }
