@@ -73,5 +73,13 @@ for k in "${!FOLDED[@]}"; do
   commands+=(-n "grep -i -P $spelled" "grep -i -P -c -e $(q "$spelled") $CORPUS")
 done
 hyperfine --output=pipe --warmup 1 --runs "$RUNS" -i --export-markdown .build/patterns-bench.md \
+  --export-json .build/patterns-bench.json \
   "${commands[@]}"
 cat .build/patterns-bench.md
+# CPU time (user + system) per command: on a shared machine, where the wall
+# clock waits for a core, the steadier figure.
+python3 - <<'PY'
+import json
+for r in json.load(open(".build/patterns-bench.json"))["results"]:
+    print(f"{r['command'][:60]:60} wall {r['mean']*1000:8.1f} ms  cpu {(r['user']+r['system'])*1000:8.1f} ms")
+PY

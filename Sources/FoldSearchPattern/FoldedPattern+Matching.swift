@@ -110,11 +110,19 @@ extension FoldedPattern {
       in window: Range<Int>, from start: Int, anchored: Bool = false, notEmptyAtStart: Bool = false
     ) throws(Error) -> Range<Int>? {
       let rc = text.foldedBytes.withUnsafeBufferPointer { bytes in
+        // An empty text still needs a subject pointer (PCRE2 refuses NULL).
+        guard let base = bytes.baseAddress else {
+          return withUnsafeBytes(of: UInt8(0)) {
+            fspcre_match(
+              matcher, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), 0, 0, anchored,
+              notEmptyAtStart)
+          }
+        }
         // SAFETY: `window` lies in the folded bytes, valid UTF-8 whose
         // scalar boundaries include `start` (callers pass boundaries).
-        fspcre_match(
-          matcher, bytes.baseAddress! + window.lowerBound, window.count, start - window.lowerBound,
-          anchored, notEmptyAtStart)
+        return fspcre_match(
+          matcher, base + window.lowerBound, window.count, start - window.lowerBound, anchored,
+          notEmptyAtStart)
       }
       if rc == 0 { return nil }
       if rc < 0 { throw matchError(rc, at: start) }

@@ -28,6 +28,9 @@ import Testing
     // Empty matches advance one character, as PCRE2's global loop does.
     ("x*", "éx", ["", "x", ""]),
     ("", "ab", ["", "", ""]),
+    ("", "", [""]),
+    ("a*", "", [""]),
+    ("a", "", []),
     // The documentation's examples.
     (#"\b(\w+)é\b"#, "Café, THÉ, the", ["Café", "THÉ", "the"]),
     ("stra.e", "Straße", []),
