@@ -12,6 +12,10 @@
 //   FoldSearchFoundation  AttributedString highlighting (the only part that
 //                       needs Foundation: foldgrep loads neither it nor its ICU)
 //   FoldSearchReference the Foundation oracle and the disagreement comparator
+//   _FoldSearchPCRE2    system PCRE2 (libpcre2-dev) found with pkg-config
+//   _FoldSearchPCRE2Shim the only code that includes PCRE2's header; plain-C API
+//   FoldSearchPattern   regular expressions folded like the text (FoldedPattern),
+//                       so that plain FoldSearch clients do not link PCRE2
 import PackageDescription
 
 let package = Package(
@@ -21,6 +25,7 @@ let package = Package(
     // AttributedString highlighting: the only part that needs Foundation.
     .library(name: "FoldSearchFoundation", targets: ["FoldSearchFoundation"]),
     .library(name: "FoldSearchReference", targets: ["FoldSearchReference"]),
+    .library(name: "FoldSearchPattern", targets: ["FoldSearchPattern"]),
     .executable(name: "foldgrep", targets: ["foldgrep"]),
     .executable(name: "foldfuzz", targets: ["foldfuzz"]),
     .executable(name: "foldbench", targets: ["foldbench"]),
@@ -37,6 +42,13 @@ let package = Package(
       dependencies: ["_FoldSearchICU"]
     ),
     .target(name: "_FoldSearchSIMD"),
+    .systemLibrary(
+      name: "_FoldSearchPCRE2",
+      pkgConfig: "libpcre2-8",
+      providers: [.apt(["libpcre2-dev", "pkg-config"])]
+    ),
+    .target(name: "_FoldSearchPCRE2Shim", dependencies: ["_FoldSearchPCRE2"]),
+    .target(name: "FoldSearchPattern", dependencies: ["FoldSearch", "_FoldSearchPCRE2Shim"]),
     .target(name: "_FoldSearchBytes", dependencies: ["_FoldSearchSIMD"]),
     .target(
       name: "FoldSearch",
@@ -57,7 +69,7 @@ let package = Package(
     .executableTarget(
       name: "foldgrep",
       // (The shim for --encoding's ICU converters.)
-      dependencies: ["FoldSearch", "_FoldSearchCShim"]
+      dependencies: ["FoldSearch", "FoldSearchPattern", "_FoldSearchCShim"]
     ),
     .executableTarget(
       name: "foldfuzz",
@@ -102,6 +114,12 @@ let package = Package(
     .testTarget(
       name: "FoldSearchTests",
       dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"]
+    ),
+    .testTarget(
+      name: "FoldSearchPatternTests",
+      dependencies: [
+        "FoldSearchPattern", "FoldSearch", "_FoldSearchPCRE2Shim", "_FoldSearchTestSupport",
+      ]
     ),
     .testTarget(
       name: "FoldGrepTests",

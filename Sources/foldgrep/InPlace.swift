@@ -135,7 +135,7 @@ final class InPlaceRewriter: ChunkConsumer {
     return chunk.withUnsafeBufferPointer { buffer in
       if temporaryPath == nil {
         let changes = matches.contains {
-          !replacement.expand(UnsafeBufferPointer(rebasing: buffer[$0])).elementsEqual(buffer[$0])
+          !replacement.expand($0, in: buffer).elementsEqual(buffer[$0])
         }
         guard changes else { return true }
         guard createTemporary(), copyOriginal(upTo: offset) else { return false }

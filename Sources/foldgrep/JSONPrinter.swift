@@ -55,7 +55,7 @@ final class JSONPrinter: Printer {
       if let replacement {
         out += #","replacement":"#.utf8
         JSON.appendData(
-          replacement.expand(UnsafeBufferPointer(rebasing: line[match]))[...], to: &out)
+          replacement.expand(match, in: line)[...], to: &out)
       }
       out += #","start":\#(match.lowerBound),"end":\#(match.upperBound)}"#.utf8
     }

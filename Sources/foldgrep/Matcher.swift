@@ -10,6 +10,9 @@ struct Matcher: Sendable {
   let wholeWords: Bool
   /// `-x`: only matches that span their whole line (without its '\n').
   var wholeLines = false
+  /// -E: the queries as one regular expression, which then finds every
+  /// match (see PatternMatcher.swift).
+  var pattern: PatternMatcher? = nil
   let profile: FoldProfile
   /// Whether some query contains a scalar that is not a word character: only
   /// then can a match overlapping a rejected one pass the whole-word test.
@@ -46,6 +49,9 @@ struct Matcher: Sendable {
   struct Pacing {
     /// Chunks still to fold whole without trying the one-shot search.
     var wholeFoldChunks = 0
+    /// -E: the first line whose search failed (PCRE2's match limit): its
+    /// offset in the chunk and why.
+    var patternError: (offset: Int, message: String)? = nil
     /// After a chunk where a query's candidates were dense (the one-shot
     /// search then folds the rest of the chunk itself, and the queries after
     /// it need a second fold), this many chunks fold whole, once for all
@@ -100,6 +106,10 @@ struct Matcher: Sendable {
   /// rest of the chunk itself: the chunk is never folded more than twice),
   /// and the next chunks of the file for a while (``Pacing``).
   func ranges(in bytes: [UInt8], pacing: inout Pacing, path: inout Path) -> [Range<Int>] {
+    if let pattern {
+      path = .wholeFold
+      return pattern.ranges(in: bytes, error: &pacing.patternError)
+    }
     if queries.isEmpty { return [] }
     var perQuery: [[Range<Int>]] = []
     perQuery.reserveCapacity(queries.count)

@@ -1,7 +1,7 @@
 // Flags a grep or ripgrep user types out of habit: accepted when they mean
-// what foldgrep does anyway (-F, -i, -y, -S), a clear error when they ask
-// for what it cannot do (-E, -P, --case-sensitive), and a warning for a
-// query that looks like a regular expression.
+// what foldgrep does anyway (-i, -y, -S), a clear error when they ask for
+// what it cannot do (--case-sensitive), and a warning for a query that looks
+// like a regular expression when no -E or -F said what it is.
 
 #if canImport(Glibc)
   import Glibc
@@ -14,16 +14,13 @@ extension Options {
   mutating func parseHabit(long name: String, inline: String?) -> Bool {
     if inline != nil
       && [
-        "--fixed-strings", "--smart-case", "--extended-regexp", "--perl-regexp",
-        "--case-sensitive",
+        "--smart-case", "--case-sensitive",
       ].contains(name)
     {
       fail("option '\(name)' doesn't allow an argument")
     }
     switch name {
-    case "--fixed-strings": fixedStrings = true
     case "--smart-case": break  // folding stays on: see Docs/foldgrep-files.md
-    case "--extended-regexp", "--perl-regexp": Self.rejectPatterns(name)
     case "--case-sensitive":
       fail(
         "--case-sensitive is not supported: foldgrep always ignores case and accents "
@@ -36,17 +33,11 @@ extension Options {
   /// Parses the short option `flag` if it is a habit flag; false when not.
   mutating func parseHabit(short flag: Character) -> Bool {
     switch flag {
-    case "F": fixedStrings = true
     case "y", "S": break  // -y: grep's old -i; -S: see --smart-case
-    case "E", "P": Self.rejectPatterns("-\(flag)")
     case "V": printHelp("\(version)\n")
     default: return false
     }
     return true
-  }
-
-  static func rejectPatterns(_ flag: String) -> Never {
-    fail("\(flag): patterns are not supported yet; queries are fixed strings")
   }
 }
 
@@ -93,15 +84,16 @@ func looksLikeRegularExpression(_ query: String) -> Bool {
 }
 
 /// Warns, one line on standard error, about each query that looks like a
-/// regular expression, unless -F said queries are fixed strings.
+/// regular expression, unless -F said queries are fixed strings or -E that
+/// they are patterns.
 func warnAboutRegularExpressions(_ options: Options) {
-  guard !options.fixedStrings && !options.noMessages else { return }
+  guard !options.fixedStrings && !options.regularExpressions && !options.noMessages else { return }
   var err = FDWriter(fd: 2)
   for query in options.queries where looksLikeRegularExpression(query) {
     err.write(
       FileName.bytes(
         "foldgrep: warning: '\(query)' looks like a regular expression, but queries are fixed "
-          + "strings: searching for it as written (-F silences this)\n"))
+          + "strings: searching for it as written (-E searches a pattern; -F silences this)\n"))
   }
   err.flush()
 }

@@ -17,23 +17,26 @@ let usage = """
 
   Prints the lines of each FILE (standard input when none, or "-") that contain
   QUERY, ignoring case and accents: "cafe" finds "café", "CAFÉ", "cafe\u{301}";
-  "strasse" finds "Straße"; "fi" finds "ﬁ". Queries are plain text (no regular
-  expressions), trimmed of surrounding whitespace; a match never spans lines.
+  "strasse" finds "Straße"; "fi" finds "ﬁ". Queries are plain text (regular
+  expressions with -E), trimmed of surrounding whitespace; a match never spans lines.
 
   Selecting:
-    -F, --fixed-strings   accepted: queries are always fixed strings (it also
-                          silences the warning about a query that looks like a
-                          regular expression: "a|b", "^a", "a$", "a.*b", "\\d",
-                          "[a-z]", "a{2}")
     -i, -y, --ignore-case accepted: case (and accents) are always ignored
     -S, --smart-case      accepted: folding stays on, even with capitals
-    -E, -P                refused: patterns are not supported yet
     -e, --regexp=QUERY    search for QUERY (repeatable; a QUERY with newlines is
                           several queries); all queries are found in one pass and
                           their matches merged leftmost first, never overlapping
     -f, --file=FILE       read queries from FILE, one per line (blank lines are
                           skipped, an error when all are; an empty FILE matches
                           nothing)
+    -E, --extended-regexp, -P, --perl-regexp
+                          QUERY is a regular expression (PCRE2 syntax), its
+                          letters folded like the text's ("stra(ss|ß)e",
+                          "caf[eé]"), matched in each line; --replace=TEXT may
+                          name its groups: $1, ${1}, $name, ${name}
+    -F, --fixed-strings   QUERY is plain text (the default; also silences the
+                          warning about a query that looks like a regular
+                          expression: "a|b", "^a", "a$", "a.*b", "\\d", "[a-z]")
     -w, --word-regexp     only matches whose neighbouring characters are not
                           letters, digits, underscore or combining marks (a mark
                           belongs to the letter it follows)
@@ -211,6 +214,11 @@ struct Options {
   var withFilename: Bool? = nil
   var wordRegexp = false
   var lineRegexp = false
+  /// -E / -P: the queries are regular expressions (PCRE2 syntax, folded
+  /// like the text; PatternMatcher.swift); -F (the default): plain text.
+  var regularExpressions = false
+  /// The compiled pattern of -E (set after parsing).
+  var pattern: PatternMatcher? = nil
   var invertMatch = false
   var quiet = false
   var noMessages = false
@@ -424,6 +432,13 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "--line-regexp":
         noValue()
         options.lineRegexp = true
+      case "--extended-regexp", "--perl-regexp":
+        noValue()
+        options.regularExpressions = true
+      case "--fixed-strings":
+        noValue()
+        options.regularExpressions = false
+        options.fixedStrings = true
       case "--invert-match":
         noValue()
         options.invertMatch = true
@@ -570,6 +585,10 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
       case "h": options.withFilename = false
       case "w": options.wordRegexp = true
       case "x": options.lineRegexp = true
+      case "E", "P": options.regularExpressions = true
+      case "F":
+        options.regularExpressions = false
+        options.fixedStrings = true
       case "v": options.invertMatch = true
       case "q": options.quiet = true
       case "s": options.noMessages = true

@@ -83,6 +83,9 @@ final class Searcher {
   private var kept: [KeptLine] = []
   // The one-shot search's state from chunk to chunk.
   private var pacing = Matcher.Pacing()
+  /// -E: why a line could not be searched (the first such line); its
+  /// other lines were.
+  private(set) var patternFailure: String? = nil
 
   init(
     options: Options, matcher: Matcher, printer: Printer?, consumer: ChunkConsumer?,
@@ -208,6 +211,12 @@ final class Searcher {
     }
     var path = Matcher.Path.wholeFold
     let found = matcher.ranges(in: chunk, pacing: &pacing, path: &path)
+    if let error = pacing.patternError {
+      if patternFailure == nil {
+        patternFailure = "\(error.message), in the line at byte offset \(offset + error.offset)"
+      }
+      pacing.patternError = nil
+    }
     // -v: the lines without a match are selected, each as an empty range at
     // its start (no match to print or highlight).
     let ranges = options.invertMatch ? Self.linesWithout(found, in: chunk) : found

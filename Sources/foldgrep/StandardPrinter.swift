@@ -31,7 +31,7 @@ final class StandardPrinter: Printer {
     self.palette = palette
     self.withFilename = withFilename
     self.heading = heading && withFilename
-    replacement = options.replacement.map(Replacement.init)
+    replacement = options.replacement.map { Replacement($0, pattern: options.pattern) }
     terminator = options.nullData ? "\0" : "\n"
   }
 
@@ -109,13 +109,15 @@ final class StandardPrinter: Printer {
       return
     }
     if options.onlyMatching {
-      for (k, match) in matches.enumerated() {
+      // (An empty match, -E 'x*', selects its line but prints nothing, as
+      // in grep.)
+      for (k, match) in matches.enumerated() where !match.isEmpty {
         let matchOffset = matchOffsets?[k] ?? offset + match.lowerBound
         prefix(number: number, column: match.lowerBound + 1, offset: matchOffset, separator: ":")
         if tooLong(match.count) {
           sink.write("[Omitted long matching line]")
         } else {
-          writeMatch(UnsafeBufferPointer(rebasing: line[match]))
+          writeMatch(match, in: line)
         }
         endLine()
       }
@@ -137,7 +139,7 @@ final class StandardPrinter: Printer {
       var position = 0
       for match in matches {
         writeText(UnsafeBufferPointer(rebasing: line[position..<match.lowerBound]))
-        writeMatch(UnsafeBufferPointer(rebasing: line[match]))
+        writeMatch(match, in: line)
         position = match.upperBound
       }
       writeText(UnsafeBufferPointer(rebasing: line[position...]))
@@ -145,12 +147,12 @@ final class StandardPrinter: Printer {
     endLine()
   }
 
-  private func writeMatch(_ match: UnsafeBufferPointer<UInt8>) {
+  private func writeMatch(_ match: Range<Int>, in line: UnsafeBufferPointer<UInt8>) {
     sink.write(palette.match.0)
     if let replacement {
-      sink.write(replacement.expand(match))
+      sink.write(replacement.expand(match, in: line))
     } else {
-      writeText(match)
+      writeText(UnsafeBufferPointer(rebasing: line[match]))
     }
     sink.write(palette.match.1)
   }

@@ -54,13 +54,28 @@ warnAboutRegularExpressions(options)
 // file was reported, status 2; found by review against grep).
 if options.listFiles { listFiles(options, environment: environment) }
 if options.maxCount == 0 && (!options.filesWithoutMatch || options.quiet) { exit(1) }
+if options.regularExpressions {
+  do {
+    options.pattern = try PatternMatcher(
+      queries: options.queries, wholeWords: options.wordRegexp, wholeLines: options.lineRegexp,
+      profile: options.profile)
+  } catch {
+    fail("invalid pattern: \(error)")
+  }
+  if !options.profile.table.entry(0x0A).isIdentity {
+    fail("-E cannot be combined with a profile that folds line ends (\(options.profile))")
+  }
+}
 guard
-  var built = Matcher(
-    queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
+  var built =
+    options.pattern == nil
+    ? Matcher(queries: options.queries, wholeWords: options.wordRegexp, profile: options.profile)
+    : Matcher(queries: [], wholeWords: false, profile: options.profile)
 else {
   fail("empty query: nothing to search for")
 }
-built.wholeLines = options.lineRegexp
+built.wholeLines = options.lineRegexp && options.pattern == nil
+built.pattern = options.pattern
 let matcher = built
 let implicitDirectory = options.files.isEmpty && options.recursive
 if options.files.isEmpty { options.files = [options.recursive ? "." : "-"] }
@@ -167,7 +182,7 @@ struct JobResult: Sendable {
     if options.json {
       let json = JSONPrinter(
         sink: sink, path: path == "-" ? options.label ?? "<stdin>" : display,
-        replacement: options.replacement.map(Replacement.init))
+        replacement: options.replacement.map { Replacement($0, pattern: options.pattern) })
       jsonPrinter = json
       printer = json
     } else {
@@ -197,7 +212,8 @@ struct JobResult: Sendable {
     }
     let rewriter = target.map {
       InPlaceRewriter(
-        target: $0, display: display, source: input, replacement: Replacement(options.replacement!),
+        target: $0, display: display, source: input,
+        replacement: Replacement(options.replacement!, pattern: options.pattern),
         backupSuffix: options.backupSuffix, backupOverwrite: options.backupOverwrite,
         failWrites: failWrites, stallWrites: stallWrites)
     }
@@ -221,6 +237,15 @@ struct JobResult: Sendable {
       }
       return result
     case .searched:
+      if let failure = searcher.patternFailure {
+        // That line was not searched: a rewrite would leave it unreplaced.
+        if let rewriter {
+          rewriter.abort()
+          report("\(display): \(failure); not rewritten", always: true)
+          return result
+        }
+        report("\(display): \(failure)", always: true)
+      }
       if searcher.rewriteDropped {
         // A binary file with a match is an error: the match is not
         // replaced (a quiet status 1 would pass it for a file without one).
