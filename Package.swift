@@ -49,6 +49,15 @@ let package = Package(
     ),
     .target(name: "_FoldSearchPCRE2Shim", dependencies: ["_FoldSearchPCRE2"]),
     .target(name: "FoldSearchPattern", dependencies: ["FoldSearch", "_FoldSearchPCRE2Shim"]),
+
+    // Hyperscan (libhyperscan-dev), foldbench's peer for many queries: a
+    // shim of its own (prefix fshs_), linked only by foldbench.
+    .systemLibrary(
+      name: "_FoldSearchHSLib",
+      pkgConfig: "libhs",
+      providers: [.apt(["libhyperscan-dev"])]
+    ),
+    .target(name: "_FoldSearchHyperscan", dependencies: ["_FoldSearchHSLib"]),
     .target(name: "_FoldSearchBytes", dependencies: ["_FoldSearchSIMD"]),
     .target(
       name: "FoldSearch",
@@ -77,7 +86,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "foldbench",
-      dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchBytes", "_FoldSearchCShim"],
+      dependencies: [
+        "FoldSearch", "FoldSearchReference", "_FoldSearchBytes", "_FoldSearchCShim",
+        "_FoldSearchHyperscan", "_FoldSearchTestSupport",
+      ],
       path: "Benchmarks/foldbench"
     ),
     .executableTarget(

@@ -23,12 +23,17 @@ struct BenchOptions {
   var pathological: String? = nil
   /// `--peak-memory`: only the resident memory a one-shot search adds.
   var peakMemory = false
+  /// `--multi-query`: only the query-set section (10 to 10,000 queries).
+  var multiQuery = false
+  /// `--quick` was given.
+  var quick = false
 
   static let usage = """
     usage: foldbench [--quick] [--runs N] [--slice-mib M] [--json FILE] [--svg FILE] [--csv FILE]
                      [--needle QUERY]... [--no-slow-peers] [--no-fold-index] [FILE...]
            foldbench --app-only [--runs N]
            foldbench --pathological DIR | --peak-memory FILE | --probe NAME [FILE...]
+           foldbench --multi-query [--quick] [--runs N] [FILE...]
 
     Measures FoldSearch side by side with its peers in one run, on the bundled
     sample (Corpus/sample/*.txt, concatenated) or on the files given:
@@ -89,6 +94,7 @@ struct BenchOptions {
       case "--json": options.jsonPath = value()
       case "--svg": options.svgPath = value()
       case "--quick":
+        options.quick = true
         options.runs = 3
         options.sliceMiB = 1
       case "--needle":
@@ -100,6 +106,7 @@ struct BenchOptions {
       case "--app-only": options.appOnly = true
       case "--pathological": options.pathological = value()
       case "--peak-memory": options.peakMemory = true
+      case "--multi-query": options.multiQuery = true
       case "--help", "-h":
         print(usage)
         exit(0)

@@ -20,6 +20,12 @@ if let folder = options.pathological {
   }
   exit(0)
 }
+if options.multiQuery {
+  for line in multiQueryBenchmark(files: options.files, runs: options.runs, quick: options.quick) {
+    Swift.print(line)
+  }
+  exit(0)
+}
 if options.peakMemory {
   for line in peakMemoryBenchmark(files: options.files, needles: options.needles) {
     Swift.print(line)

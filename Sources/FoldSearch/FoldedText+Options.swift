@@ -240,7 +240,7 @@ extension FoldedText {
   /// of its own, so a bound there stays (rounding it down over the strays
   /// before it moved a window's start back onto a match already rejected:
   /// `foldgrep -w` searched again from there forever).
-  private func roundedWindow(_ window: Range<Int>) -> Range<Int> {
+  func roundedWindow(_ window: Range<Int>) -> Range<Int> {
     withOriginalBytes { bytes in
       func round(_ offset: Int) -> Int {
         FoldedText.sequenceStart(containing: min(max(offset, 0), bytes.count), in: bytes)

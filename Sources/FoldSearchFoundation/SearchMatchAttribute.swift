@@ -34,6 +34,8 @@ extension AttributeScopes {
   public struct FoldSearchAttributes: AttributeScope {
     /// The match index (see ``SearchMatchAttribute``).
     public let searchMatch: SearchMatchAttribute
+    /// The query index of a query-set match (see ``SearchQueryAttribute``).
+    public let searchQuery: SearchQueryAttribute
   }
 
   /// The FoldSearch attribute scope, for encoding and decoding.

@@ -30,6 +30,25 @@ struct Matcher: Sendable {
   /// Chunks shorter than this fold whole (the one-shot search's own
   /// threshold: a scan buys nothing there). Tests lower it.
   var oneShotMinimumLength = OneShotSearch.minimumLength
+  /// The queries compiled into one set (``FoldedQuerySet``), searched in
+  /// one pass over one fold of the chunk, when there are at least
+  /// ``querySetMinimum`` of them, no `-w` (whose retries inside a rejected
+  /// match are the merge's) and line ends fold to themselves (no match
+  /// runs across one); nil otherwise.
+  private(set) var querySet: FoldedQuerySet?
+  /// Fewer queries than this take each one's own search (the one-shot
+  /// search scans raw bytes without folding: a few such scans cost less
+  /// than one fold) and the merge. Tests change it.
+  var querySetMinimum = 8 {
+    didSet {
+      querySet = Self.makeQuerySet(
+        texts, minimum: querySetMinimum, eligible: setEligible, profile: profile)
+    }
+  }
+  /// The queries kept (non-empty), as given.
+  private let texts: [String]
+  /// Whether the set may serve these options and profile.
+  private let setEligible: Bool
 
   /// How a chunk was searched.
   enum Path: Equatable {
@@ -38,6 +57,9 @@ struct Matcher: Sendable {
     /// One whole fold for every query (not all plan, the chunk is short or
     /// not well-formed UTF-8, or a recent chunk had dense candidates).
     case wholeFold
+    /// One whole fold, searched once for all queries by their
+    /// ``FoldedQuerySet``.
+    case querySet
     /// The one-shot search for the first `count` queries, then one whole
     /// fold for the rest: the last of those found its candidates dense and
     /// folded the rest of the chunk itself, so another dense query would
@@ -74,6 +96,7 @@ struct Matcher: Sendable {
     }
     if queries.isEmpty && !texts.isEmpty { return nil }
     let texts = kept
+    self.texts = kept
     self.queries = queries
     self.wholeWords = wholeWords
     self.profile = profile
@@ -82,6 +105,16 @@ struct Matcher: Sendable {
     // Planning does not depend on the text: the library says once.
     let table = profile.table
     oneShotPlansAll = queries.allSatisfy { OneShotSearch($0, table: table) != nil }
+    setEligible = !wholeWords && !lineEndsFold
+    querySet = Self.makeQuerySet(
+      kept, minimum: 8, eligible: setEligible, profile: profile)
+  }
+
+  /// The set of `texts` when they take one (see ``querySet``).
+  private static func makeQuerySet(
+    _ texts: [String], minimum: Int, eligible: Bool, profile: FoldProfile
+  ) -> FoldedQuerySet? {
+    eligible && texts.count >= max(2, minimum) ? FoldedQuerySet(texts, profile: profile) : nil
   }
 
   /// The matches in `bytes` (original offsets): leftmost first, never
@@ -111,6 +144,13 @@ struct Matcher: Sendable {
       return pattern.ranges(in: bytes, error: &pacing.patternError)
     }
     if queries.isEmpty { return [] }
+    if let querySet {
+      // One fold, one pass for every query: the merge's matches (no match
+      // crosses a line end here, so the chunk's are its lines').
+      path = .querySet
+      let ranges = FoldedText(utf8: bytes, profile: profile).byteMatches(of: querySet).map(\.range)
+      return wholeLines ? Self.spanningLines(ranges, bytes) : ranges
+    }
     var perQuery: [[Range<Int>]] = []
     perQuery.reserveCapacity(queries.count)
     if oneShotPlansAll && bytes.count >= oneShotMinimumLength {

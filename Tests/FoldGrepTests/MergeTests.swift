@@ -1,3 +1,4 @@
+import FoldSearch
 import Foundation
 import Testing
 import _FoldSearchTestSupport
@@ -96,5 +97,60 @@ struct MergeTests {
     // Well under a second of CPU time in a debug build; the scan of every
     // query per match (q × m = 8 × 10^8 steps) took minutes.
     #expect(elapsed < 10 * slowdown, "\(elapsed) s of CPU time")
+  }
+
+  /// Many queries (`-f` with a word list) take the query set; it finds
+  /// exactly the merge's matches (the set forced off) on corpus text, both
+  /// profiles, with and without -x, and `foldgrep -f` prints the lines the
+  /// merge selects.
+  @Test(arguments: ["es", "el", "vi"])
+  func manyQueriesTakeTheSetWithTheMergesMatches(language: String) throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let bytes = [UInt8](
+      try Data(contentsOf: root.appendingPathComponent("Corpus/sample/\(language).txt")))
+    let text = String(decoding: bytes, as: UTF8.self)
+    let words = Array(
+      Set(text.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).map(String.init))
+    ).sorted()
+    var rng = SplitMix64(seed: 33)
+    var queries = (0..<300).map { _ in words.randomElement(using: &rng)! }
+    // Prefixes of one another, and the empty and blank lines of a -f file.
+    queries += ["a", "e", "de", "la", "", "  "]
+    for profile in [FoldProfile.foundation, .collation] {
+      var matcher = Matcher(queries: queries, wholeWords: false, profile: profile)!
+      #expect(matcher.querySet != nil)
+      var pacing = Matcher.Pacing()
+      var path = Matcher.Path.wholeFold
+      let set = matcher.ranges(in: bytes, pacing: &pacing, path: &path)
+      #expect(path == .querySet)
+      matcher.querySetMinimum = .max
+      #expect(matcher.querySet == nil)
+      var mergedPath = Matcher.Path.querySet
+      let merged = matcher.ranges(in: bytes, pacing: &pacing, path: &mergedPath)
+      #expect(mergedPath != .querySet)
+      #expect(set == merged, "\(language) \(profile)")
+      #expect(!set.isEmpty)
+      matcher.wholeLines = true
+      let mergedLines = matcher.ranges(in: bytes)
+      matcher.querySetMinimum = 2
+      #expect(matcher.ranges(in: bytes) == mergedLines)
+    }
+    // The command line: the lines the merge selects.
+    let scratch = try FoldGrepTests.Scratch()
+    let file = try scratch.file("text.txt", bytes)
+    let list = try scratch.file("queries.txt", Array(queries.joined(separator: "\n").utf8))
+    var matcher = Matcher(queries: queries, wholeWords: false)!
+    matcher.querySetMinimum = .max
+    let merged = matcher.ranges(in: bytes)
+    var lineStarts = Set<Int>()
+    for range in merged {
+      var start = range.lowerBound
+      while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+      lineStarts.insert(start)
+    }
+    let count = try FoldGrepTests.run(["-c", "-f", list, file])
+    #expect(count.status == 0)
+    #expect(String(decoding: count.stdout, as: UTF8.self) == "\(lineStarts.count)\n")
   }
 }

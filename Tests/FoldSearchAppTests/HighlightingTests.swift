@@ -78,3 +78,37 @@ struct HighlightingTests {
     #expect(String(decoding: data, as: UTF8.self) == Self.demoOutput)
   }
 }
+
+/// Highlighting a query set: each match carries its query's index.
+@Suite("Highlighting a query set")
+struct QuerySetHighlightingTests {
+  @Test func attributedStringCarriesQueryIndices() {
+    let styled = FoldedText("Crème brûlée, crème").attributedString(
+      highlighting: FoldedQuerySet(["creme", "brulee"]))
+    #expect(String(styled.characters) == "Crème brûlée, crème")
+    let runs = styled.runs.map {
+      (String(styled[$0.range].characters), $0.searchMatch, $0.searchQuery)
+    }
+    #expect(runs.map(\.0) == ["Crème", " ", "brûlée", ", ", "crème"])
+    #expect(runs.map(\.1) == [0, nil, 1, nil, 2])
+    #expect(runs.map(\.2) == [0, nil, 1, nil, 0])
+  }
+
+  @Test func ansiAndHTMLNameTheQuery() {
+    let set = FoldedQuerySet(["creme", "brulee"])
+    #expect(
+      FoldedText("Crème brûlée").ansiString(highlighting: set)
+        == "\u{1B}[30;43mCrème\u{1B}[0m \u{1B}[30;46mbrûlée\u{1B}[0m")
+    let bold = ANSIHighlightStyle(start: "<", end: ">")
+    #expect(FoldedText("a creme").ansiString(highlighting: set, styles: [bold]) == "a <creme>")
+    #expect(
+      FoldedText("<i>Crème</i> brûlée").htmlString(highlighting: set)
+        == "&lt;i&gt;<mark data-query=\"0\">Crème</mark>&lt;/i&gt; <mark data-query=\"1\">brûlée</mark>"
+    )
+    #expect(FoldedText("x & y").htmlString(highlighting: set) == "x &amp; y")
+    // Options pass through: whole words only.
+    #expect(
+      FoldedText("cremes creme").htmlString(highlighting: set, options: [.wholeWords])
+        == "cremes <mark data-query=\"0\">creme</mark>")
+  }
+}

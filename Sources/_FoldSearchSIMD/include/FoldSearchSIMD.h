@@ -484,6 +484,16 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
                                const fssimd_anchor *anchor, int64_t *out, int64_t capacity,
                                int64_t *next);
 
+/// The first position p in [start, n) where haystack[p] is b0, b1 or b2
+/// (pass a byte twice to look for fewer), or n when there is none: the
+/// rare-byte prefilter of the query-set searcher (AnyByte.c). Every level
+/// returns the same position. O(p − start); reads only haystack[start ..< n].
+///
+/// Caller obligations: `haystack` points to `n` readable bytes (NULL only
+/// when n == 0); `level` as for fssimd_find_short_collect.
+int64_t fssimd_find_any_byte(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
+                             uint8_t b0, uint8_t b1, uint8_t b2);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,186 @@
+import _FoldSearchSIMD
+
+/// Scanning with a ``PatternSetSearcher``: the leftmost start of any
+/// occurrence, the patterns occurring at a start, and leftmost-longest
+/// matches (see the type's file for the idea and the invariants).
+extension PatternSetSearcher {
+  /// What one scan of a haystack carries from call to call: whether the
+  /// prefilter still pays.
+  package struct Scan {
+    /// Prefilter calls so far, and the bytes they skipped.
+    var calls = 0
+    var skipped = 0
+    /// Set once the prefilter skipped too little.
+    var prefilterOff = false
+
+    package init() {}
+
+    /// Calls after which the prefilter is judged, and the bytes a call must
+    /// skip on average to stay on.
+    static let probation = 32
+    static let minimumAverageSkip = 8
+  }
+
+  /// The leftmost position at or after `from` where some pattern occurs
+  /// entirely inside `haystack`; nil when none does.
+  ///
+  /// - Complexity: O(d + L): d the bytes from `from` to that start, L the
+  ///   longest pattern.
+  package func leftmostStart(in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+    var scan = Scan()
+    return leftmostStart(in: haystack, from: from, scan: &scan)
+  }
+
+  /// ``leftmostStart(in:from:)`` for one call of a series over the same
+  /// haystack (`scan` keeps the prefilter's record).
+  package func leftmostStart(
+    in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
+  ) -> Int? {
+    let n = haystack.count
+    guard from < n, let hay = haystack.baseAddress else { return nil }
+    return dense.withUnsafeBufferPointer { dense in
+      classes.withUnsafeBufferPointer { classes in
+        depth.withUnsafeBufferPointer { depth in
+          outputLength.withUnsafeBufferPointer { outputLength in
+            // SAFETY: every index below is a state's premultiplied id plus a
+            // class (< stride) into `dense` (for ids below denseLimit), a
+            // state number into the per-state arrays, or i < n into `hay`.
+            let dense = dense.baseAddress!
+            let classes = classes.baseAddress!
+            let depth = depth.baseAddress!
+            let outputLength = outputLength.baseAddress!
+            let shift = strideShift
+            var s: UInt32 = 0
+            var i = from
+            var best = Int.max
+            let prefilter = scan.prefilterOff ? nil : self.prefilter
+            while i < n {
+              if s == 0 {
+                // Nothing in progress: an earlier start is settled.
+                if best != Int.max { return best }
+                if let prefilter {
+                  let (b0, b1, b2) = prefilter.bytes
+                  // SAFETY: `hay` holds n bytes.
+                  let p = Int(
+                    fssimd_find_any_byte(instructionSet, hay, Int64(n), Int64(i), b0, b1, b2))
+                  if p >= n { return nil }
+                  let jump = max(i, p - prefilter.maxOffset)
+                  scan.calls += 1
+                  scan.skipped += jump - i
+                  if scan.calls == Scan.probation {
+                    if scan.skipped < Scan.probation * Scan.minimumAverageSkip {
+                      scan.prefilterOff = true
+                    }
+                  }
+                  i = jump
+                }
+              }
+              let c = classes[Int(hay[i])]
+              let v: UInt32
+              if s < denseLimit {
+                v = dense[Int(s) &+ Int(c)]
+              } else {
+                v = sparseNext(s, c)
+              }
+              i &+= 1
+              s = v & ~1
+              if v & 1 != 0 || best != Int.max {
+                let state = Int(s >> shift)
+                let out = Int(outputLength[state])
+                if out > 0 && i &- out < best { best = i &- out }
+                if best != Int.max && i &- Int(depth[state]) >= best { return best }
+              }
+            }
+            return best == Int.max ? nil : best
+          }
+        }
+      }
+    }
+  }
+
+  /// The transition from a sparse state `s` (premultiplied) on class `c`:
+  /// its trie edge, else its failure's, until a dense state answers.
+  @inline(__always)
+  func sparseNext(_ s: UInt32, _ c: UInt8) -> UInt32 {
+    var s = s
+    while s >= denseLimit {
+      let state = Int(s >> strideShift)
+      let lower = Int(edgeStart[state])
+      let upper = Int(edgeStart[state + 1])
+      var e = lower
+      while e < upper {
+        if edgeClasses[e] == c { return edgeTargets[e] }
+        e += 1
+      }
+      s = failure[state]
+    }
+    return dense[Int(s) + Int(c)]
+  }
+
+  /// The trie child of state `s` (premultiplied) on class `c`, with its
+  /// match flag; nil when the trie has no such edge.
+  @inline(__always)
+  func trieChild(_ s: UInt32, _ c: UInt8) -> UInt32? {
+    let state = Int(s >> strideShift)
+    if s < denseLimit {
+      let v = dense[Int(s) + Int(c)]
+      return depth[Int(v >> strideShift)] == depth[state] + 1 ? v : nil
+    }
+    let upper = Int(edgeStart[state + 1])
+    var e = Int(edgeStart[state])
+    while e < upper {
+      if edgeClasses[e] == c { return edgeTargets[e] }
+      e += 1
+    }
+    return nil
+  }
+
+  /// Calls `body` with each length at which patterns occur at `start` in
+  /// `haystack`, shortest first, and the indices of the patterns of that
+  /// length (increasing; several when the set has duplicates).
+  ///
+  /// - Complexity: O(L) for the longest pattern L, plus the patterns
+  ///   reported.
+  package func patterns(
+    at start: Int, in haystack: UnsafeBufferPointer<UInt8>,
+    _ body: (_ length: Int, _ indices: ArraySlice<UInt32>) -> Void
+  ) {
+    var s: UInt32 = 0
+    var i = start
+    while i < haystack.count {
+      guard let v = trieChild(s, classes[Int(haystack[i])]) else { return }
+      s = v & ~1
+      i += 1
+      if v & 1 != 0 {
+        let state = Int(s >> strideShift)
+        let lower = Int(outputStart[state])
+        let upper = Int(outputStart[state + 1])
+        if lower < upper { body(i - start, outputPatterns[lower..<upper]) }
+      }
+    }
+  }
+
+  /// The leftmost-longest, non-overlapping occurrences in `haystack` (the
+  /// aho-corasick crate's `MatchKind::LeftmostLongest`): from the end of
+  /// the last, the leftmost start of any pattern, the longest there, the
+  /// smallest index among equal patterns.
+  ///
+  /// - Complexity: O(n · L) at worst, O(n + k · L) for k matches in
+  ///   general (see the type).
+  package func leftmostLongestMatches(in haystack: UnsafeBufferPointer<UInt8>)
+    -> [(start: Int, length: Int, pattern: Int)]
+  {
+    var result: [(start: Int, length: Int, pattern: Int)] = []
+    var scan = Scan()
+    var from = 0
+    while let start = leftmostStart(in: haystack, from: from, scan: &scan) {
+      var longest = (length: 0, pattern: 0)
+      patterns(at: start, in: haystack) { length, indices in
+        longest = (length, Int(indices.first!))
+      }
+      result.append((start, longest.length, longest.pattern))
+      from = start + longest.length
+    }
+    return result
+  }
+}

@@ -1,0 +1,153 @@
+// PatternSetSearcher against a naive leftmost-longest reference: seeded
+// random sets and texts over small alphabets (many overlaps), adversarial
+// sets, every layout (dense DFA, sparse states, prefilter on and off), and
+// a work bound on sets that force the look-ahead.
+
+import Testing
+import _FoldSearchBytes
+
+/// The naive reference: from the end of the last match, the leftmost start
+/// where any pattern occurs, the longest there, the smallest index among
+/// equal ones.
+func naiveLeftmostLongest(_ patterns: [[UInt8]], _ text: [UInt8]) -> [(Int, Int, Int)] {
+  var result: [(Int, Int, Int)] = []
+  var from = 0
+  while from < text.count {
+    var found: (Int, Int, Int)? = nil
+    for start in from..<text.count {
+      for (index, pattern) in patterns.enumerated()
+      where start + pattern.count <= text.count
+        && text[start..<start + pattern.count].elementsEqual(pattern)
+      {
+        if found == nil || pattern.count > found!.1 { found = (start, pattern.count, index) }
+      }
+      if found != nil { break }
+    }
+    guard let match = found else { break }
+    result.append(match)
+    from = match.0 + match.1
+  }
+  return result
+}
+
+/// Every pattern occurring at `start`, naively: (length, indices).
+func naivePatterns(at start: Int, _ patterns: [[UInt8]], _ text: [UInt8]) -> [(Int, [UInt32])] {
+  var byLength: [Int: [UInt32]] = [:]
+  for (index, pattern) in patterns.enumerated()
+  where start + pattern.count <= text.count
+    && text[start..<start + pattern.count].elementsEqual(pattern)
+  {
+    byLength[pattern.count, default: []].append(UInt32(index))
+  }
+  return byLength.keys.sorted().map { ($0, byLength[$0]!) }
+}
+
+/// The layouts every differential case runs in.
+let patternSetLayouts: [(name: String, denseBudget: Int?, prefilter: Bool)] = [
+  ("dense", nil, false),
+  ("dense+prefilter", nil, true),
+  ("sparse", 0, false),
+  ("half sparse", 4 * 64 * 4, true),
+]
+
+@Suite struct PatternSetSearcherTests {
+  func check(_ patterns: [[UInt8]], _ text: [UInt8], context: String) {
+    let expected = naiveLeftmostLongest(patterns, text)
+    for layout in patternSetLayouts {
+      let set = PatternSetSearcher(
+        patterns: patterns, denseBudget: layout.denseBudget, prefilter: layout.prefilter)
+      let found = text.withUnsafeBufferPointer { set.leftmostLongestMatches(in: $0) }
+      #expect(
+        found.map { [$0.start, $0.length, $0.pattern] } == expected.map { [$0.0, $0.1, $0.2] },
+        "\(context) layout \(layout.name) patterns \(patterns) text \(text)")
+      // Every start's patterns.
+      text.withUnsafeBufferPointer { haystack in
+        for start in stride(from: 0, to: text.count, by: max(1, text.count / 16)) {
+          var got: [(Int, [UInt32])] = []
+          set.patterns(at: start, in: haystack) { got.append(($0, Array($1))) }
+          let want = naivePatterns(at: start, patterns, text)
+          #expect(
+            got.map(\.0) == want.map(\.0) && got.map(\.1) == want.map(\.1),
+            "\(context) patterns(at: \(start)) \(layout.name)")
+          // The leftmost start from each offset.
+          let leftmost = (start..<text.count).first {
+            !naivePatterns(at: $0, patterns, text).isEmpty
+          }
+          #expect(
+            set.leftmostStart(in: haystack, from: start) == leftmost, "\(context) from \(start)")
+        }
+      }
+    }
+  }
+
+  @Test func randomSetsAgreeWithNaive() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix64(seed: seed)
+    for round in 0..<300 {
+      let alphabet = Int.random(in: 1...4, using: &rng)
+      let count = Int.random(in: 1...12, using: &rng)
+      let patterns = (0..<count).map { _ in
+        (0..<Int.random(in: 1...5, using: &rng)).map { _ in
+          UInt8(0x61 + Int.random(in: 0..<alphabet, using: &rng))
+        }
+      }
+      let text = (0..<Int.random(in: 0...80, using: &rng)).map { _ in
+        UInt8(0x61 + Int.random(in: 0..<(alphabet + 1), using: &rng))
+      }
+      check(patterns, text, context: "seed \(seed) round \(round)")
+    }
+  }
+
+  @Test func adversarialSets() {
+    let a = UInt8(ascii: "a")
+    // All prefixes of "aaaa…".
+    check(
+      (1...12).map { [UInt8](repeating: a, count: $0) }, [UInt8](repeating: a, count: 50),
+      context: "prefixes")
+    // A short pattern and a long one that never completes.
+    check(
+      [[a], [UInt8](repeating: a, count: 9) + [UInt8(ascii: "b")]],
+      [UInt8](repeating: a, count: 40), context: "a and a…b")
+    // Many one-byte patterns, duplicates, and every byte value.
+    let all = (0..<256).map { [UInt8($0)] }
+    check(all + all.prefix(10), (0..<300).map { UInt8($0 % 256) }, context: "every byte")
+    // Rare-byte prefilter with a pattern whose rare byte is late.
+    check(
+      [Array("xyzzy".utf8), Array("abcq".utf8)], Array("xyzzabcabcqxyzzyq".utf8),
+      context: "prefilter offsets")
+    // The classic example.
+    check(
+      ["he", "she", "his", "hers"].map { Array($0.utf8) }, Array("ushershishe".utf8),
+      context: "ushers")
+  }
+
+  @Test func layoutsAreChosen() {
+    let words = (0..<2000).map { Array("word\($0)x".utf8) }
+    let dense = PatternSetSearcher(patterns: words)
+    #expect(dense.isFullyDense)
+    let sparse = PatternSetSearcher(patterns: words, denseBudget: 64 * 1024)
+    #expect(!sparse.isFullyDense)
+    #expect(PatternSetSearcher(patterns: [Array("qzx".utf8)]).hasPrefilter)
+    #expect(!PatternSetSearcher(patterns: [Array("e".utf8)]).hasPrefilter)
+  }
+
+  /// Linear in practice: 10,000 one-byte patterns (all duplicates of few
+  /// bytes), and all prefixes of a⁶⁴ over a megabyte of "a", finish with
+  /// the expected match counts in a bounded time.
+  @Test func adversarialSetsStayFast() {
+    let a = UInt8(ascii: "a")
+    let text = [UInt8](repeating: a, count: 1 << 20)
+    let prefixes = PatternSetSearcher(patterns: (1...64).map { [UInt8](repeating: a, count: $0) })
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+      let found = text.withUnsafeBufferPointer { prefixes.leftmostLongestMatches(in: $0) }
+      #expect(found.count == (1 << 20) / 64 + ((1 << 20) % 64 == 0 ? 0 : 1))
+      let letters = PatternSetSearcher(
+        patterns: (0..<10_000).map { [UInt8(0x61 + $0 % 26)] })
+      let single = text.withUnsafeBufferPointer { letters.leftmostLongestMatches(in: $0) }
+      #expect(single.count == 1 << 20)
+      #expect(single.allSatisfy { $0.pattern == 0 })
+    }
+    #expect(elapsed < .seconds(20), "took \(elapsed)")
+  }
+}
