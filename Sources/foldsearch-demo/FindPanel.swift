@@ -431,6 +431,10 @@ struct FindPanel {
     var rowIndex = topRow
     var segmentRows = rows(ofSegment: segment, in: model)
     while lines.count < 3 + textRows {
+      if segment >= model.segmentStarts.count {
+        lines.append(Style.dim + "~")
+        continue
+      }
       if rowIndex >= segmentRows.count {
         segment += 1
         rowIndex = 0

@@ -64,6 +64,13 @@ enum Terminal {
     }
     tcsetattr(0, TCSAFLUSH, &raw)
     rawModeActive = 1
+    // A parent may have left these blocked (the mask is inherited).
+    var restoring = sigset_t()
+    sigemptyset(&restoring)
+    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] {
+      sigaddset(&restoring, signalNumber)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &restoring, nil)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
       signal(signalNumber) { number in
         restoreTerminalNow()
