@@ -77,6 +77,56 @@ struct PanelTests {
     }
   }
 
+  /// Alt-W, Alt-S, Alt-P change the options and the profile live: the
+  /// panel shows them, and the counts are the library's for them.
+  @Test func optionsToggleLive() throws {
+    let passage = try bundledPassage()
+    func count(_ options: SearchOptions, _ profile: FoldProfile = .foundation) -> Int {
+      FoldedText(passage, profile: profile).byteRanges(of: "cafe", options: options).count
+    }
+    #expect(count(.wholeWords) != count([]))
+    let tmux = try Tmux("options", command: shellQuoted(Tmux.demo))
+    #expect(tmux.waitFor(colors: false) { $0.contains("Find:") } != nil)
+    tmux.send("cafe", literal: true)
+    #expect(tmux.waitFor(colors: false) { $0.contains("\(count([])) found") } != nil)
+    let steps: [(key: String, shows: String, count: Int)] = [
+      ("M-w", "whole words [x]", count(.wholeWords)),
+      ("M-w", "whole words [ ]", count([])),
+      ("M-s", "word start [x]", count(.wordStart)),
+      ("M-s", "word start [ ]", count([])),
+      ("M-g", "graphemes [x]", count(.graphemeAligned)),
+      ("M-p", "profile: collation", count(.graphemeAligned, .collation)),
+    ]
+    for (key, shows, expected) in steps {
+      tmux.send(key)
+      let screen = tmux.waitFor(colors: false) {
+        $0.contains(shows) && $0.contains(" \(expected) found")
+      }
+      #expect(screen != nil, "after \(key): '\(shows)' and \(expected) found")
+    }
+  }
+
+  /// Replace (Enter in the replace field) edits the current match, keeps
+  /// the edit in the session and moves on to the next match.
+  @Test func replaceCurrent() throws {
+    let passage = try bundledPassage()
+    let count = FoldedText(passage).byteRanges(of: "cafe").count
+    let tmux = try Tmux("replace", command: shellQuoted(Tmux.demo))
+    #expect(tmux.waitFor(colors: false) { $0.contains("Find:") } != nil)
+    tmux.send("cafe", literal: true)
+    #expect(tmux.waitFor(colors: false) { $0.contains("\(count) found") } != nil)
+    tmux.send("C-r")
+    tmux.send("té", literal: true)
+    tmux.send("Enter")
+    let screen = try #require(
+      tmux.waitFor { $0.contains("replaced 1") && $0.contains("1 of \(count - 1)") })
+    let lines = CapturedScreen(screen).lines
+    #expect(lines[3].hasPrefix("El té de la mañana"))
+    #expect(lines.last { !$0.isEmpty }?.contains("[modified]") == true)
+    #expect(
+      CapturedScreen(screen).runs(on: [currentBackground], rows: textRows).map(\.text) == ["CAFE"])
+  }
+
   /// Replace all then Ctrl-S writes exactly what foldgrep --replace
   /// --in-place writes, and keeps the file's mode.
   @Test func replaceAllAndSaveMatchFoldgrep() throws {
