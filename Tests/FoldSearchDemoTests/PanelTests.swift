@@ -127,6 +127,21 @@ struct PanelTests {
       CapturedScreen(screen).runs(on: [currentBackground], rows: textRows).map(\.text) == ["CAFE"])
   }
 
+  /// A resize (SIGWINCH) redraws the panel at the new size.
+  @Test func resizeRedraws() throws {
+    let tmux = try Tmux("resize", command: shellQuoted(Tmux.demo))
+    #expect(tmux.waitFor(colors: false) { $0.contains("Find:") } != nil)
+    tmux.send("cafe", literal: true)
+    #expect(tmux.waitFor(colors: false) { $0.contains("5 found") } != nil)
+    try Tmux.run(["tmux", "-L", tmux.socket, "resize-window", "-t", "0", "-x", "60", "-y", "12"])
+    let screen = tmux.waitFor(colors: false) { screen in
+      let lines = CapturedScreen(screen).lines
+      return lines.count >= 12 && lines[2] == String(repeating: "─", count: 60)
+        && lines[11].contains("lines") && lines[0].hasSuffix("5 found")
+    }
+    #expect(screen != nil, "not redrawn at 60×12")
+  }
+
   /// Replace all then Ctrl-S writes exactly what foldgrep --replace
   /// --in-place writes, and keeps the file's mode.
   @Test func replaceAllAndSaveMatchFoldgrep() throws {
