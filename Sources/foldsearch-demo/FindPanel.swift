@@ -453,10 +453,11 @@ struct FindPanel {
     var status = Row(columns: columns, style: Style.bar)
     var facts = " \(name)"
     if model.modified { facts += " [modified]" }
-    facts += " · \(model.segmentStarts.count) lines"
+    let lineCount = model.segmentStarts.count
+    facts += " · \(lineCount) line\(lineCount == 1 ? "" : "s")"
     if let seconds = model.searchSeconds { facts += " · search \(formatDuration(seconds))" }
     if !model.message.isEmpty { facts += " · \(model.message)" }
-    facts += " · Enter/^G next · ^P prev · ^R replace · ^S save · ^C quit"
+    facts += " · ^G next · ^P prev · ^R replace · ^S save · ^C quit"
     status.append(facts)
     status.fill()
     lines.append(status.text)

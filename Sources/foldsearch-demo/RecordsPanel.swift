@@ -169,7 +169,7 @@ struct RecordsPanel {
     var status = Row(columns: columns, style: Style.bar)
     var facts = " \(name) · \(records.count) records"
     if let seconds = model.searchSeconds, !blank { facts += " · search \(formatDuration(seconds))" }
-    facts += " · type to filter · ↑↓ select · Enter jump · Esc clear · ^C quit"
+    facts += " · ↑↓ select · Enter jump · Esc clear · ^C quit"
     status.append(facts)
     status.fill()
     lines.append(status.text)

@@ -137,7 +137,7 @@ struct PanelTests {
     let screen = tmux.waitFor(colors: false) { screen in
       let lines = CapturedScreen(screen).lines
       return lines.count >= 12 && lines[2] == String(repeating: "─", count: 60)
-        && lines[11].contains("lines") && lines[0].hasSuffix("5 found")
+        && lines[11].contains(" line") && lines[0].hasSuffix("5 found")
     }
     #expect(screen != nil, "not redrawn at 60×12")
   }
