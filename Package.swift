@@ -127,6 +127,12 @@ let package = Package(
       name: "FoldSearchTests",
       dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"]
     ),
+    // Drives foldsearch-demo's interactive panel in tmux (capture-pane), and
+    // compares its saved files with foldgrep --in-place.
+    .testTarget(
+      name: "FoldSearchDemoTests",
+      dependencies: ["FoldSearch", "foldsearch-demo", "foldgrep"]
+    ),
     .testTarget(
       name: "FoldSearchPatternTests",
       dependencies: [

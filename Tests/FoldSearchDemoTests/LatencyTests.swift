@@ -1,0 +1,101 @@
+import FoldSearch
+import Foundation
+import Testing
+
+extension Tag {
+  /// Slow-ish tests that time the panel on a large file (skip with
+  /// `swift test --skip PanelLatencyTests`).
+  @Tag static var latency: Self
+}
+
+/// The median of `values`.
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted.count % 2 == 1
+    ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+@Suite("foldsearch-demo latency on 100 MB", .enabled(if: Tmux.isAvailable), .tags(.latency))
+struct PanelLatencyTests {
+  /// A 100 MiB file made of the bundled corpus samples, repeated.
+  static func makeLargeFile(in directory: URL) throws -> URL {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Corpus/sample")
+    var block = Data()
+    for name in try FileManager.default.contentsOfDirectory(atPath: samples.path).sorted()
+    where name.hasSuffix(".txt") {
+      block += try Data(contentsOf: samples.appendingPathComponent(name))
+    }
+    let url = directory.appendingPathComponent("large.txt")
+    FileManager.default.createFile(atPath: url.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: url)
+    var written = 0
+    while written < 100 << 20 {
+      try handle.write(contentsOf: block)
+      written += block.count
+    }
+    try handle.close()
+    return url
+  }
+
+  /// Keystroke to screen: from `send-keys` to the capture that shows the
+  /// keystroke's effect, per key. Typing shows in the find field at once
+  /// (the search runs on the worker thread); the count follows when the
+  /// search is done; Ctrl-G moves to the next match ("k of N").
+  @Test func keystrokeToScreenOn100MB() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try Self.makeLargeFile(in: directory)
+    let tmux = try Tmux("latency", command: shellQuoted(Tmux.demo) + " " + shellQuoted(file.path))
+    #expect(tmux.waitFor(timeout: 120, colors: false) { $0.contains("Find:") } != nil)
+    func header(_ screen: String) -> String {
+      String(screen.prefix { $0 != "\n" })
+    }
+    var echo: [Double] = []
+    var result: [Double] = []
+    var next: [Double] = []
+    var typed = ""
+    for character in "dialogo" {
+      typed.append(character)
+      let start = Date()
+      tmux.send(String(character), literal: true)
+      let shown = tmux.waitFor(timeout: 10, colors: false) {
+        header($0).contains("Find: \(typed) ")
+      }
+      #expect(shown != nil, "'\(typed)' did not show")
+      echo.append(Date().timeIntervalSince(start))
+      let counted = tmux.waitFor(timeout: 120, colors: false) {
+        header($0).contains("Find: \(typed) ") && header($0).contains(" found")
+      }
+      #expect(counted != nil, "no count for '\(typed)'")
+      result.append(Date().timeIntervalSince(start))
+    }
+    for k in 2...8 {
+      let start = Date()
+      tmux.send("C-g")
+      #expect(tmux.waitFor(timeout: 10, colors: false) { header($0).contains(" \(k) of ") } != nil)
+      next.append(Date().timeIntervalSince(start))
+    }
+    // The harness's own floor: one capture-pane round trip.
+    var floor: [Double] = []
+    for _ in 0..<7 {
+      let start = Date()
+      _ = tmux.capture(colors: false)
+      floor.append(Date().timeIntervalSince(start))
+    }
+    func ms(_ values: [Double]) -> String {
+      values.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " ")
+    }
+    print(
+      """
+      foldsearch-demo on 100 MiB (\(Tmux.products.lastPathComponent) build), keystroke to screen:
+        typing, field shows the key: median \(String(format: "%.1f", median(echo) * 1000)) ms [\(ms(echo))]
+        typing, count shown:         median \(String(format: "%.1f", median(result) * 1000)) ms [\(ms(result))]
+        Ctrl-G, next match shown:    median \(String(format: "%.1f", median(next) * 1000)) ms [\(ms(next))]
+        (one capture-pane round trip: median \(String(format: "%.1f", median(floor) * 1000)) ms)
+      """)
+    #expect(median(echo) <= 0.050, "typing: median \(median(echo) * 1000) ms")
+    #expect(median(next) <= 0.050, "Ctrl-G: median \(median(next) * 1000) ms")
+  }
+}
