@@ -8,7 +8,7 @@ import Dispatch
 
 /// How many threads building and searching a ``FoldedText`` may use.
 ///
-/// Large inputs (8 MiB and more) fold on all cores by default; the result is
+/// Large inputs (16 MiB and more) fold on all cores by default; the result is
 /// identical, byte for byte and entry for entry, to a sequential fold. A
 /// ``FoldedText`` keeps its parallelism for its searches, which run on all
 /// cores for 8 MiB and more of folded text, with the same ranges as on one.
@@ -18,7 +18,8 @@ import Dispatch
 /// let calm = FoldedText(hugeString, parallelism: .sequential)   // one core
 /// ```
 public enum Parallelism: Sendable, Hashable {
-  /// All online cores for inputs of at least 8 MiB, one below that.
+  /// All online cores for inputs of at least 8 MiB (folds: 16 MiB), one
+  /// below that.
   case automatic
   /// One thread, whatever the size.
   case sequential
@@ -52,8 +53,18 @@ public enum Parallelism: Sendable, Hashable {
 /// one folded position win), the rest keep their relations and are copied
 /// block by block, so the merged map equals the sequential one.
 extension FoldedText {
-  /// Inputs below this many bytes always fold on one thread.
+  /// Inputs below this many bytes always fold (and are searched) on one
+  /// thread.
   package static let parallelThreshold = 8 << 20
+
+  /// Inputs below this many bytes fold on one thread with
+  /// ``Parallelism/automatic``: below it, a parallel fold's fixed costs
+  /// (faulting its output in on one thread, sampling the pieces' ratios,
+  /// moving every piece but the first into place, merging the maps) take
+  /// about what a second core saves, so that two threads were no faster
+  /// than one, and in some runs slower (`foldbench --probe
+  /// fold-default-vs-sequential`; Benchmarks/HISTORY.md).
+  package static let automaticFoldThreshold = 16 << 20
 
   /// The number of threads `parallelism` allows for `count` bytes.
   package static func threadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int)
@@ -89,7 +100,9 @@ extension FoldedText {
     static let marginShift = 6
   }
 
-  /// Folds `input` on up to the threads `parallelism` allows.
+  /// Folds `input` on up to the threads `parallelism` allows
+  /// (``Parallelism/automatic``: only from ``automaticFoldThreshold``
+  /// bytes, or `threshold` when larger).
   ///
   /// - Complexity: O(n) work, O(n / threads) time plus moving the folded
   ///   bytes of every piece but the first by the slack its region had.
@@ -98,7 +111,8 @@ extension FoldedText {
     threshold: Int = FoldedText.parallelThreshold, room: Room = .standard
   ) -> Folding {
     let count = input.count
-    let threads = threadCount(parallelism, bytes: count, threshold: threshold)
+    let least = parallelism == .automatic ? max(threshold, automaticFoldThreshold) : threshold
+    let threads = threadCount(parallelism, bytes: count, threshold: least)
     guard threads > 1 else { return fold(input, table: table) }
     let cuts = Self.cuts(input, pieces: threads, table: table)
     // Piece k folds into region k of one buffer, sized for its expected
