@@ -59,6 +59,8 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print(
       "fold on all cores: \(Int(Double(text.utf8.count) / median / 1e6)) MB/s "
         + "(the nine folds in order: \(rounds.joined(separator: " ")))")
+  case "fold-default-vs-sequential":
+    probeFoldDefaultVersusSequential(text)
   case "first-touch":
     probeFirstTouch(bytes: text.utf8.count)
   case "fold-collation":
@@ -90,7 +92,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, first-touch, fold-kernel, fold-levels, fold-profiles, fold-collation, type-ahead, search, search-collation or oneshot"
+      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, fold-default-vs-sequential, first-touch, fold-kernel, fold-levels, fold-profiles, fold-collation, type-ahead, search, search-collation or oneshot"
     )
   }
   exit(0)
@@ -156,6 +158,40 @@ func probeFoldLevels(_ text: String) {
       "\(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", ratio)) AVX2)"
     )
   }
+}
+
+/// `FoldedText(text)` (the default parallelism) and
+/// `FoldedText(text, parallelism: .sequential)` taking turns, nine rounds
+/// each, in the order sequential, default, default, sequential, … so that
+/// neither always goes first (the process's first fold pays for fresh
+/// memory from the system; each result is freed before the next fold, as
+/// an app that folds one text after another): every round's MB/s in
+/// order, the medians and their ratio (default over sequential).
+func probeFoldDefaultVersusSequential(_ text: String) {
+  _ = FoldedText("warm up")  // the table, built once
+  var defaults: [Double] = []
+  var sequentials: [Double] = []
+  for round in 0..<18 {
+    let sequential = (round + round / 2) % 2 == 0
+    let start = ContinuousClock.now
+    let folded =
+      sequential ? FoldedText(text, parallelism: .sequential) : FoldedText(text)
+    let elapsed = seconds(ContinuousClock.now - start)
+    precondition(folded.originalByteCount == text.utf8.count)
+    if sequential { sequentials.append(elapsed) } else { defaults.append(elapsed) }
+  }
+  let bytes = Double(text.utf8.count)
+  func line(_ times: [Double]) -> String {
+    times.map { String(Int(bytes / $0 / 1e6)) }.joined(separator: " ")
+  }
+  let defaultMedian = defaults.sorted()[defaults.count / 2]
+  let sequentialMedian = sequentials.sorted()[sequentials.count / 2]
+  print("default (rounds in order): \(line(defaults)) MB/s")
+  print("sequential (rounds in order): \(line(sequentials)) MB/s")
+  print(
+    "median: default \(Int(bytes / defaultMedian / 1e6)) MB/s, sequential "
+      + "\(Int(bytes / sequentialMedian / 1e6)) MB/s, ratio "
+      + String(format: "%.2f", sequentialMedian / defaultMedian))
 }
 
 /// What the system charges a fold for its output before the fold writes a

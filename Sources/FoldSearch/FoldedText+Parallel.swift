@@ -8,7 +8,7 @@ import Dispatch
 
 /// How many threads building and searching a ``FoldedText`` may use.
 ///
-/// Large inputs (8 MiB and more) fold on all cores by default; the result is
+/// Large inputs (16 MiB and more) fold on all cores by default; the result is
 /// identical, byte for byte and entry for entry, to a sequential fold. A
 /// ``FoldedText`` keeps its parallelism for its searches, which run on all
 /// cores for 8 MiB and more of folded text, with the same ranges as on one.
@@ -18,7 +18,8 @@ import Dispatch
 /// let calm = FoldedText(hugeString, parallelism: .sequential)   // one core
 /// ```
 public enum Parallelism: Sendable, Hashable {
-  /// All online cores for inputs of at least 8 MiB, one below that.
+  /// All online cores for inputs of at least 8 MiB (folds: 16 MiB), one
+  /// below that.
   case automatic
   /// One thread, whatever the size.
   case sequential
@@ -52,8 +53,18 @@ public enum Parallelism: Sendable, Hashable {
 /// one folded position win), the rest keep their relations and are copied
 /// block by block, so the merged map equals the sequential one.
 extension FoldedText {
-  /// Inputs below this many bytes always fold on one thread.
+  /// Inputs below this many bytes always fold (and are searched) on one
+  /// thread.
   package static let parallelThreshold = 8 << 20
+
+  /// Inputs below this many bytes fold on one thread with
+  /// ``Parallelism/automatic``: below it, a parallel fold's fixed costs
+  /// (faulting its output in on one thread, sampling the pieces' ratios,
+  /// moving every piece but the first into place, merging the maps) take
+  /// about what a second core saves, so that two threads were no faster
+  /// than one, and in some runs slower (`foldbench --probe
+  /// fold-default-vs-sequential`; Benchmarks/HISTORY.md).
+  package static let automaticFoldThreshold = 16 << 20
 
   /// The number of threads `parallelism` allows for `count` bytes.
   package static func threadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int)
@@ -89,7 +100,9 @@ extension FoldedText {
     static let marginShift = 6
   }
 
-  /// Folds `input` on up to the threads `parallelism` allows.
+  /// Folds `input` on up to the threads `parallelism` allows
+  /// (``Parallelism/automatic``: only from ``automaticFoldThreshold``
+  /// bytes, or `threshold` when larger).
   ///
   /// - Complexity: O(n) work, O(n / threads) time plus moving the folded
   ///   bytes of every piece but the first by the slack its region had.
@@ -98,7 +111,8 @@ extension FoldedText {
     threshold: Int = FoldedText.parallelThreshold, room: Room = .standard
   ) -> Folding {
     let count = input.count
-    let threads = threadCount(parallelism, bytes: count, threshold: threshold)
+    let least = parallelism == .automatic ? max(threshold, automaticFoldThreshold) : threshold
+    let threads = threadCount(parallelism, bytes: count, threshold: least)
     guard threads > 1 else { return fold(input, table: table) }
     let cuts = Self.cuts(input, pieces: threads, table: table)
     // Piece k folds into region k of one buffer, sized for its expected
@@ -127,6 +141,9 @@ extension FoldedText {
       nonisolated(unsafe) let source = input
       nonisolated(unsafe) let base = buffer.baseAddress!
       adviseHugePages(base, count: capacity)
+      // The regions' pages, faulted in here, on the calling thread, before
+      // the pieces fold into them (see ``prefault(_:count:)``).
+      prefault(base, count: starts[threads])
       let bounds = cuts
       let regions = starts
       DispatchQueue.concurrentPerform(iterations: threads) { k in
@@ -327,7 +344,10 @@ extension FoldedText {
     for k in (0..<threads).reversed() where destinations[k] > starts[k] { place(k) }
     for k in 0..<threads where destinations[k] <= starts[k] { place(k) }
     let total = destinations[threads]
-    let touched = (0..<threads).map { starts[$0] + pieces[$0]!.regionLength + 16 }.max() ?? 0
+    // The regions were faulted in whole (``prefault(_:count:)``), and the
+    // pieces may have written 16 bytes past their folds.
+    let written = (0..<threads).map { starts[$0] + pieces[$0]!.regionLength + 16 }.max() ?? 0
+    let touched = max(written, starts[threads])
     releasePages(base, from: total, to: touched)
     return total
   }
@@ -398,6 +418,54 @@ extension FoldedText {
       // SAFETY: the range lies inside the caller's buffer, whole pages;
       // the advice changes no contents.
       _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE)
+    #endif
+  }
+
+  /// Faults in the pages of `base[0..<count]` from the calling thread, so
+  /// that the threads of a parallel fold write into pages already there.
+  ///
+  /// Why: the first touch of fresh memory is not the same price on every
+  /// core. A thread that faults in pages gets them from its own core's
+  /// lists first, and the calling thread's core holds the pages that the
+  /// process freed last (the previous fold's output, typically freed by
+  /// the same thread); a worker on the other core finds its lists empty
+  /// and, on a VM whose free memory went back to the host, waits for the
+  /// host: the pieces of a 64 MiB fold took 15 ms on the calling thread
+  /// and 15–90 ms on the worker, so that the 2-thread fold ran at 0.3–0.5×
+  /// the one-thread one in its slow rounds (`foldbench --probe
+  /// fold-default-vs-sequential`). Faulted in here, all pages come the way
+  /// a sequential fold's come, and the zeroing the system does (on one
+  /// core, as a sequential fold's) costs a fraction of the fold, which then
+  /// runs without faults on every core.
+  ///
+  /// Linux `MADV_POPULATE_WRITE` (5.14 and later) faults the range in one
+  /// call, changing no contents; where it fails, a zero is written at the
+  /// start of each page of the range.
+  ///
+  /// - Precondition: the range lies inside one allocation whose contents
+  ///   the caller has not written yet (the fallback stores zeros).
+  static func prefault(_ base: UnsafeMutablePointer<UInt8>, count: Int) {
+    #if os(Linux)
+      guard count > 0 else { return }
+      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+      guard page > 0 else { return }
+      let start = Int(bitPattern: base) / page * page
+      let end = (Int(bitPattern: base) + count + page - 1) / page * page
+      // MADV_POPULATE_WRITE, which Glibc's headers of some systems lack.
+      let populateWrite: Int32 = 23
+      // SAFETY: the range covers whole pages of the caller's allocation
+      // (an allocation's first and last pages are its own or the
+      // allocator's, both mapped writable); populating changes no contents.
+      if madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, populateWrite) == 0 {
+        return
+      }
+      // SAFETY: every address written lies in base[0..<count], which the
+      // caller has not written yet.
+      var offset = 0
+      while offset < count {
+        base[offset] = 0
+        offset += page
+      }
     #endif
   }
 

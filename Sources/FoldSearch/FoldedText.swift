@@ -52,8 +52,9 @@ public struct FoldedText: Sendable {
   /// folded.matches(of: "ca va").count  // 2
   /// ```
   ///
-  /// Strings of 8 MiB and more fold, and are searched, on all cores unless
-  /// `parallelism` says otherwise; the results are the same either way.
+  /// Strings of 16 MiB and more fold, and of 8 MiB and more are searched,
+  /// on all cores unless `parallelism` says otherwise; the results are the
+  /// same either way.
   ///
   /// - Complexity: O(n) in the string's UTF-8 length.
   public init(_ text: String, parallelism: Parallelism = .automatic) {

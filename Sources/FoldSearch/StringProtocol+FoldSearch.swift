@@ -38,8 +38,9 @@ extension StringProtocol {
   /// "Crème brûlée, CRÈME".foldedByteRanges(of: "creme")  // [0..<6, 17..<23]
   /// ```
   ///
-  /// Strings of 8 MiB and more are scanned (or folded) on all cores unless
-  /// `parallelism` says otherwise; the ranges are the same either way.
+  /// Strings of 8 MiB and more are scanned (and of 16 MiB and more, where
+  /// the whole string is folded, folded) on all cores unless `parallelism`
+  /// says otherwise; the ranges are the same either way.
   ///
   /// - Complexity: O(n + m) for a string of n UTF-8 bytes and a query of m.
   public func foldedByteRanges(of query: String, parallelism: Parallelism = .automatic)

@@ -409,7 +409,9 @@ static inline int fssimd_blocks_fold_row(const uint8_t *lanes, uint8_t b0, uint8
 // AVX-512 loop, both ways), a run of Hangul syllables is folded by the
 // inlined copy of the run (fssimd_hangul_run_inline), else by a call. A
 // four-byte scalar that fssimd_four_byte_kind folds is folded here too; at
-// any other the kernel returns. Always inlined into the vector loops, so that the positions stay in
+// any other the kernel returns (AVX2, callgrind: emoji lines 8.41 → 3.44 M
+// instructions, 800 → 1,450 MB/s; Latin lines 1.5% fewer instructions,
+// Thai 3.3% more at the same speed). Always inlined into the vector loops, so that the positions stay in
 // registers. Caller obligations: those of fssimd_fold_run for the
 // positions given.
 //
@@ -632,6 +634,12 @@ __attribute__((always_inline)) static inline int fssimd_fold_scalars(
 #undef FSSIMD_NOTE
 
 // MARK: - Vector layer
+
+// The most stops (non-ASCII bytes, and controls or contraction starters
+// where they stop) in a 64-byte block that the AVX-512 kernel folds as a
+// sparse block (below); the AVX2 loop of its sparse stretches returns at a
+// 32-byte vector with more.
+#define FSSIMD_SPARSE 8
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -900,8 +908,11 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // Four-byte scalars (emoji, in chat lines of every script) are few in a
 // block: each is looked up on its own (fssimd_four_byte_kind: emoji that
 // fold to themselves, or ignorable skin tone modifiers, four lanes dropped
-// and a note after them), so that an emoji does not end the kernel's run
-// and send it through the Swift loop.
+// and a note after them). Before, each one ended the kernel's run and went
+// through the Swift loop, and the kernel was set up again after it:
+// `--probe fold-profiles` on the mix's emoji lines 520 → 1,150 MB/s, its
+// Chinese lines 1,840 → 2,040, its first 32 MiB 875 → 921 (collation
+// profile 817 → 854), builds alternating.
 //
 // The block stops (`valid` ends) before the first byte this cannot fold:
 // any other non-ASCII byte (ill-formed input, C0 and C1), a continuation
@@ -932,25 +943,24 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // and continuations in masks and compress lanes away.
 //
 // Which way a block goes (tuned with `foldbench --probe fold-kernel` on
-// 64 MiB of each large corpus and on each sample language): the block's
-// lookups cost more than the narrower kernels' way (vector up to the first
-// non-ASCII byte, then the scalar part) when a block holds only a few
-// non-ASCII bytes (an accent every few words), and they are wasted when
-// the block stops early (Hangul, whose syllables are atomic expansions).
-// So a block with at most FSSIMD_SPARSE non-ASCII bytes, all of them
-// whole scalars inside the block, sets each scalar's fold in the
-// vector, one lookup each (two bytes: the packed two-byte table; three:
-// the two-stage table, for folds of one to three bytes that are not atomic
-// and start no contraction; four: fssimd_four_byte_kind), stopping at the
-// first that lengthens, is atomic, a starter or slow, for the scalar
-// part, which hands back after it (so that prose with an accent every few
-// words, French, Polish or German, folds faster than with the AVX2 kernel);
-// other blocks with that few go the narrow way.
+// each sample language and on shuffles of their lines; HISTORY.md has the
+// figures): the block's lookups cost more than the narrower kernels' way
+// (a vector up to the first non-ASCII byte, then the scalar part) when a
+// block holds only a few non-ASCII bytes (an accent every few words), and
+// they are wasted when the block stops early (Hangul, whose syllables are
+// atomic expansions). On this path even the narrow way, with 64-byte
+// vectors, costs more per scalar than the AVX2 kernel's with 32-byte ones.
+// So a block with at most FSSIMD_SPARSE stops starts a sparse stretch: the
+// AVX2 kernel's loop (fssimd_fold_run_sparse_avx2) folds from there until
+// a 32-byte vector with more than FSSIMD_SPARSE stops (text dense with
+// non-ASCII letters: Greek, Cyrillic, Hebrew), which the blocks fold, or
+// until it stops where the narrow way would (then taken here, which stops
+// or hands back as the scalar part says); its output is the AVX2 kernel's,
+// which every level shares.
 // A folded block that stopped before FSSIMD_EAGER bytes at a stop that
 // repeats (fssimd_stop_repeats: Hangul) sends the next FSSIMD_CALM blocks
 // the narrow way too, and its scalar part runs to the next ASCII byte;
 // any other hands back to the blocks at the first scalar they fold.
-#define FSSIMD_SPARSE 8
 #define FSSIMD_EAGER 32
 #define FSSIMD_CALM 32
 
@@ -980,9 +990,9 @@ FSSIMD_AVX512 static inline uint64_t fssimd_nibble_set_avx512(__m512i v, __m512i
 // ASCII contraction starter). A two-byte scalar, or a scalar of a row the
 // blocks fold (identity, or with a table), that stopped a block is an
 // exception of its row (an atomic expansion such as U+2026 "…" in the
-// collation profile, a contraction starter): the blocks go on after it (32
-// narrow blocks after each "…" would cost Arabic and Hebrew lines a tenth of
-// their collation fold).
+// collation profile, a contraction starter): the blocks go on after it (a
+// calm of 32 narrow blocks after each "…" cost Arabic and Hebrew lines a
+// tenth of their collation fold: 1,210 → 1,340 and 1,570 → 1,740 MB/s).
 static inline int fssimd_stop_repeats(const uint8_t *lanes, const uint8_t *x) {
   const uint8_t b0 = x[0];
   if (b0 >= 0xC2 && b0 < 0xE0) return 0;
@@ -1083,92 +1093,19 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     // pair_starts: lanes where a contraction folded in the vector starts
     // an atomic expansion (a note before the lane).
     uint64_t valid, noted = 0, dropped = 0, pair_starts = 0;
-    int sparse = 0;
     if (calm == 0 && _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
-      // Few bytes to fold, all of them whole scalars within the block
-      // (accented Latin letters in prose, an emoji in a line of ASCII): each
-      // looked up on its own and set in the vector, the lanes it shortens
-      // dropped by the compress below. (The masks check the leads and
-      // continuations only: overlong forms, surrogates and leads other
-      // than F0 stop at their own lookup.)
-      const uint64_t lead2 = fssimd_bytes_in(v, 0xC2, 0xE0 - 0xC2);
-      const uint64_t lead3 = fssimd_bytes_in(v, 0xE0, 0x10);
-      const uint64_t lead4 = fssimd_bytes_in(v, 0xF0, 5);
-      const uint64_t cont = fssimd_bytes_in(v, 0x80, 0x40);
-      const uint64_t claimed =
-          lead2 << 1 | lead3 << 1 | lead3 << 2 | lead4 << 1 | lead4 << 2 | lead4 << 3;
-      if ((stop & ~(lead2 | lead3 | lead4)) == claimed && (claimed & ~cont) == 0 &&
-          ((lead2 >> 63) | (lead3 >> 62) | (lead4 >> 61)) == 0) {
-        valid = ~(uint64_t)0;
-        sparse = 1;
-        for (uint64_t rest = lead2 | lead3 | lead4; rest != 0; rest &= rest - 1) {
-          const unsigned p = (unsigned)_tzcnt_u64(rest);
-          const uint64_t lane = (uint64_t)1 << p;
-          const uint8_t *x = src + i + p;
-          if (lead2 & lane) {
-            const uint64_t packed = c.two_byte[(x[0] & 0x1F) << 6 | (x[1] & 0x3F)];
-            if (packed & FSSIMD_TWO_BYTE_IDENTITY) continue;
-            const uint64_t length = (packed >> 32) & 7;
-            if (packed & FSSIMD_TWO_BYTE_IGNORABLE) {
-              dropped |= lane * 3;
-              noted |= lane << 1;
-              continue;
-            }
-            if ((packed & (FSSIMD_TWO_BYTE_SLOW | FSSIMD_TWO_BYTE_ATOMIC)) || length - 1 > 1) {
-              valid = _bzhi_u64(valid, p);  // folded by the scalar part
-              break;
-            }
-            w = _mm512_mask_set1_epi8(w, lane, (char)packed);
-            if (length == 1) {
-              dropped |= lane << 1;
-              noted |= lane << 1;
-            } else {
-              w = _mm512_mask_set1_epi8(w, lane << 1, (char)(packed >> 8));
-            }
-            continue;
-          }
-          int kind = 2;
-          if (lead4 & lane) {
-            kind = fssimd_four_byte_kind(lanes, x);
-            if (kind == 1) {
-              dropped |= lane * 0xF;
-              noted |= lane << 3;
-            }
-          } else {
-            // Three bytes: the two-stage table's entry (well-formed, Table
-            // 3-7: not overlong nor a surrogate; Hangul syllables are
-            // atomic expansions, which stop here).
-            const uint32_t value =
-                (uint32_t)(x[0] & 0x0F) << 12 | (uint32_t)(x[1] & 0x3F) << 6 | (x[2] & 0x3F);
-            const uint32_t e = fssimd_entry(c.stage1, c.stage2, value);
-            if (value < 0x800 || value - 0xD800 < 0x800) {
-              kind = 2;
-            } else if (e == 0) {
-              kind = 0;
-            } else if (e == 0xFFFFFFFFu) {
-              kind = 1;
-              dropped |= lane * 7;
-              noted |= lane << 2;
-            } else if ((e & 0x80000001u) == 0 && ((e >> 1) & 0x7F) - 1 < 3) {
-              // A fold of one to three bytes, not atomic, no starter.
-              const uint8_t *bytes = c.pool + ((e >> 8) & 0x7FFFFF);
-              const uint32_t length = (e >> 1) & 0x7F;
-              kind = 0;
-              for (uint32_t t = 0; t < length; t++) {
-                w = _mm512_mask_set1_epi8(w, lane << t, (char)bytes[t]);
-              }
-              if (length < 3) {
-                dropped |= (lane * 7) & ~(lane * ((1u << length) - 1));
-                noted |= lane << 2;
-              }
-            }
-          }
-          if (kind == 2) {
-            valid = _bzhi_u64(valid, p);  // folded by the scalar part
-            break;
-          }
-        }
-        goto emit;
+      // A sparse block: the AVX2 loop from here, until a dense vector (or
+      // what the narrow way below would stop at).
+      fssimd_fold_state narrow = c;
+      narrow.i = i;
+      narrow.o = o;
+      narrow.note_count = k;
+      fssimd_fold_run_sparse_avx2(&narrow);
+      if (narrow.i != i) {
+        i = narrow.i;
+        o = narrow.o;
+        k = narrow.note_count;
+        continue;
       }
     }
     if (calm > 0 || _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
@@ -1363,7 +1300,6 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
       dropped &= valid;
       pair_starts &= valid;
     }
-  emit:;
     const uint64_t keep = valid & ~dropped;
     _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, w));
     // Notes in order: after lane q (noted), then an atomic one before lane
@@ -1394,7 +1330,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
     }
     const int64_t folded = (int64_t)_tzcnt_u64(~valid);
     i += folded;
-    const int early = !sparse && folded < FSSIMD_EAGER && fssimd_stop_repeats(lanes, src + i);
+    const int early = folded < FSSIMD_EAGER && fssimd_stop_repeats(lanes, src + i);
     if (early) calm = FSSIMD_CALM;
     if (!fssimd_fold_scalars(c, &i, &o, &k, !early, contractions, 1)) {
       done = 1;

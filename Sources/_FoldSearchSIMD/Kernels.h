@@ -228,8 +228,11 @@ FSK_TARGET static inline uint32_t FSK_NAME(contraction_stops)(const uint8_t *src
 }
 #endif
 
+// `dense` (a constant in each instantiation): 0, or the most non-ASCII
+// bytes (and other stops) a vector may hold for the loop to go on; at a
+// vector with more, it returns before that vector (fold_run_sparse).
 FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_with)(
-    fssimd_fold_state *s, const int controls, const int contractions) {
+    fssimd_fold_state *s, const int controls, const int contractions, const int dense) {
   const fssimd_fold_state c = *s;
   const uint8_t *src = c.src;
   uint8_t *dst = c.dst;
@@ -258,6 +261,7 @@ FSK_TARGET __attribute__((always_inline)) static inline void FSK_NAME(fold_run_w
       o += FSK_V;
       continue;
     }
+    if (dense && __builtin_popcount(stop) > dense) break;
     const int64_t prefix = (int64_t)__builtin_ctz(stop);
     i += prefix;
     o += prefix;
@@ -274,13 +278,30 @@ FSK_TARGET static void FSK_NAME(fold_run)(fssimd_fold_state *s) {
   // dispatcher does not call the 16-byte kernel for them).
 #if FSK_V == 32
   if (s->ascii_contraction_nibbles) {
-    FSK_NAME(fold_run_with)(s, s->stop_at_controls ? FSK_CONTROLS_BUT_SPACES : 0, 1);
+    FSK_NAME(fold_run_with)(s, s->stop_at_controls ? FSK_CONTROLS_BUT_SPACES : 0, 1, 0);
     return;
   }
 #endif
   if (s->stop_at_controls) {
-    FSK_NAME(fold_run_with)(s, FSK_CONTROLS_BUT_SPACES, 0);
+    FSK_NAME(fold_run_with)(s, FSK_CONTROLS_BUT_SPACES, 0, 0);
   } else {
-    FSK_NAME(fold_run_with)(s, 0, 0);
+    FSK_NAME(fold_run_with)(s, 0, 0, 0);
   }
 }
+
+#if FSK_V == 32
+// fold_run for the AVX-512 kernel's sparse stretches: the same loop, which
+// also returns before a vector with more than FSSIMD_SPARSE stops (text
+// dense with non-ASCII scalars, which the 64-byte blocks fold), at its
+// first byte. Its output up to where it returns is fold_run's.
+FSK_TARGET static void FSK_NAME(fold_run_sparse)(fssimd_fold_state *s) {
+  if (s->ascii_contraction_nibbles) {
+    FSK_NAME(fold_run_with)
+    (s, s->stop_at_controls ? FSK_CONTROLS_BUT_SPACES : 0, 1, FSSIMD_SPARSE);
+  } else if (s->stop_at_controls) {
+    FSK_NAME(fold_run_with)(s, FSK_CONTROLS_BUT_SPACES, 0, FSSIMD_SPARSE);
+  } else {
+    FSK_NAME(fold_run_with)(s, 0, 0, FSSIMD_SPARSE);
+  }
+}
+#endif

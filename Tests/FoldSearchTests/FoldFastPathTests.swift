@@ -404,4 +404,86 @@ struct FoldFastPathTests {
       }
     }
   }
+
+  /// The two-byte scalars of the blocks that make most non-ASCII text of
+  /// the corpora: Latin-1 Supplement and Latin Extended-A (leads C3–C5),
+  /// Greek (CE–CF) and Cyrillic (D0–D1), all 64 of each lead.
+  static let twoByteLetterLeads: [UInt8] = [0xC3, 0xC4, 0xC5, 0xCE, 0xCF, 0xD0, 0xD1]
+
+  /// What may follow a letter: ASCII, another letter, and scalars the
+  /// vector paths hand to the scalar part (ß and ŉ, atomic; a combining
+  /// mark; final sigma's context; Hangul; an emoji; an ill-formed byte).
+  static let followers: [[UInt8]] =
+    [
+      " y ", "ñ", "Σ ", "ß", "ŉ", "\u{301}", "ς.", "한", "👍", "\u{AD}", "и\u{306}", "Ё",
+    ].map { Array($0.utf8) } + [[0xFF], [0xC3]]
+
+  /// Every two-byte scalar of ``twoByteLetterLeads`` at every lane of a
+  /// 64-byte block and past it (so at every position of the 16- and 32-byte
+  /// vectors too), once in ASCII prose (a sparse block: the AVX-512 kernel
+  /// hands it to the AVX2 loop) and once among Greek and Latin letters (a
+  /// dense block, folded with byte permutes), followed by one of
+  /// ``followers``: every level folds it as the portable level does.
+  @Test(arguments: [FoldProfile.foundation, .collation, .collation(locale: "es")])
+  func everyTwoByteLetterAtEveryLaneFoldsAlike(profile: FoldProfile) {
+    let table = profile.table
+    let dense = Array("αβγδεζηθικλμνξοπρστυφχψωàéîõüçñÀÉÎÕÜÇÑ".utf8)
+    let prose = Self.pieces[0] + Self.pieces[0]
+    for lead in Self.twoByteLetterLeads {
+      for low in UInt8(0x80)...0xBF {
+        let letter = [lead, low]
+        for offset in 0..<70 {
+          let follower = Self.followers[(Int(low) + offset) % Self.followers.count]
+          let sparse = Array(prose.prefix(offset)) + letter + follower + prose
+          Self.expectEveryLevelFoldsAlike(
+            sparse, table: table, "\(profile) \(letter) at \(offset) in ASCII")
+          let crowded =
+            Array((dense + dense).prefix(offset & ~1)) + letter + follower + dense + dense
+          Self.expectEveryLevelFoldsAlike(
+            crowded, table: table, "\(profile) \(letter) after \(offset & ~1) dense bytes")
+        }
+      }
+    }
+  }
+
+  /// Lines that go from sparse text (ASCII prose with an accented letter
+  /// every few words) to dense text (Greek, Cyrillic, Polish words) and
+  /// back at random places, so that the AVX-512 kernel's sparse stretches
+  /// (the AVX2 loop) end at dense vectors and its blocks hand back to them
+  /// at every offset; now and then a scalar for the scalar part.
+  @Test(
+    arguments: [
+      (41, FoldProfile.foundation), (42, .foundation), (43, .collation),
+      (44, .collation(locale: "da")), (45, .collation(locale: "es")),
+      (46, .collation(locale: "th")),
+    ] as [(UInt64, FoldProfile)])
+  func sparseAndDenseStretchesFoldAlike(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    let table = profile.table
+    let words = ["αβγδε ", "Ωμέγα ", "ζωή ", "Привет ", "ещё ", "źdźbło ", "ŁÓDŹ "].map {
+      Array($0.utf8)
+    }
+    for iteration in 0..<200 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...12, using: &rng) {
+        if Bool.random(using: &rng) {
+          for _ in 0..<Int.random(in: 0...12, using: &rng) {
+            bytes += Self.prose(upTo: 24, using: &rng)
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+              bytes += Self.twoByteScalars.randomElement(using: &rng)!
+            }
+          }
+        } else {
+          for _ in 0..<Int.random(in: 0...30, using: &rng) {
+            bytes += words.randomElement(using: &rng)!
+          }
+        }
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+          bytes += Self.followers.randomElement(using: &rng)!
+        }
+      }
+      Self.expectEveryLevelFoldsAlike(
+        bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
+    }
+  }
 }
