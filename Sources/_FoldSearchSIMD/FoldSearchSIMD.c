@@ -409,9 +409,7 @@ static inline int fssimd_blocks_fold_row(const uint8_t *lanes, uint8_t b0, uint8
 // AVX-512 loop, both ways), a run of Hangul syllables is folded by the
 // inlined copy of the run (fssimd_hangul_run_inline), else by a call. A
 // four-byte scalar that fssimd_four_byte_kind folds is folded here too; at
-// any other the kernel returns (AVX2, callgrind: emoji lines 8.41 → 3.44 M
-// instructions, 800 → 1,450 MB/s; Latin lines 1.5% fewer instructions,
-// Thai 3.3% more at the same speed). Always inlined into the vector loops, so that the positions stay in
+// any other the kernel returns. Always inlined into the vector loops, so that the positions stay in
 // registers. Caller obligations: those of fssimd_fold_run for the
 // positions given.
 //
@@ -908,11 +906,8 @@ void fssimd_fold_lanes(const uint64_t *two_byte, const uint16_t *stage1, const u
 // Four-byte scalars (emoji, in chat lines of every script) are few in a
 // block: each is looked up on its own (fssimd_four_byte_kind: emoji that
 // fold to themselves, or ignorable skin tone modifiers, four lanes dropped
-// and a note after them). Before, each one ended the kernel's run and went
-// through the Swift loop, and the kernel was set up again after it:
-// `--probe fold-profiles` on the mix's emoji lines 520 → 1,150 MB/s, its
-// Chinese lines 1,840 → 2,040, its first 32 MiB 875 → 921 (collation
-// profile 817 → 854), builds alternating.
+// and a note after them), so that an emoji does not end the kernel's run
+// and send it through the Swift loop.
 //
 // The block stops (`valid` ends) before the first byte this cannot fold:
 // any other non-ASCII byte (ill-formed input, C0 and C1), a continuation
@@ -990,9 +985,9 @@ FSSIMD_AVX512 static inline uint64_t fssimd_nibble_set_avx512(__m512i v, __m512i
 // ASCII contraction starter). A two-byte scalar, or a scalar of a row the
 // blocks fold (identity, or with a table), that stopped a block is an
 // exception of its row (an atomic expansion such as U+2026 "…" in the
-// collation profile, a contraction starter): the blocks go on after it (a
-// calm of 32 narrow blocks after each "…" cost Arabic and Hebrew lines a
-// tenth of their collation fold: 1,210 → 1,340 and 1,570 → 1,740 MB/s).
+// collation profile, a contraction starter): the blocks go on after it (32
+// narrow blocks after each "…" would cost Arabic and Hebrew lines a tenth of
+// their collation fold).
 static inline int fssimd_stop_repeats(const uint8_t *lanes, const uint8_t *x) {
   const uint8_t b0 = x[0];
   if (b0 >= 0xC2 && b0 < 0xE0) return 0;
