@@ -135,7 +135,11 @@ final class InputDecoder {
   deinit { fsicu_decoder_close(handle) }
 
   /// Reads up to `count` decoded bytes into `buffer`, as `read(2)` does:
-  /// the number read, 0 at the end, -1 with `errno` on a failed read.
+  /// the number read, 0 at the end, -1 with `errno` on a failed read
+  /// (EILSEQ when ICU fails).
+  ///
+  /// Caller obligations: `buffer` points to at least `count` writable
+  /// bytes (initialized or not: they are only written).
   func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
     while outputStart == output.count {
       if atEnd { return 0 }

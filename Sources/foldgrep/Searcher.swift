@@ -61,6 +61,9 @@ final class Searcher {
   /// searched only for whether it matches (a binary file with a match is
   /// the caller's error: it is not rewritten), up to the first match.
   private(set) var rewriteDropped = false
+  /// The encoding of a decoded input that was to be rewritten in place
+  /// (``rewriteDropped``): "UTF-16LE".
+  private(set) var refusedEncoding: String? = nil
   /// For files found by recursion: skip binary files unless --binary.
   let skipBinary: Bool
   /// Called after each chunk (to pass output on as it comes).
@@ -125,9 +128,12 @@ final class Searcher {
     }
     decoder = start.decoder
     if let decoder, consumer != nil {
-      // (The rewrite would have to encode the replaced text back.)
-      return .failed(
-        "\(decoder.name) text: --in-place rewrites UTF-8 files only, not rewritten")
+      // A decoded input is not rewritten (the rewrite would have to encode
+      // the replaced text back): it is searched on, without the rewriter,
+      // for whether it matches (the caller's error then), as a binary one.
+      consumer = nil
+      rewriteDropped = true
+      refusedEncoding = decoder.name
     }
     var reader = ChunkReader(
       fd: input.fd,

@@ -250,6 +250,12 @@ struct JobResult: Sendable {
         // A binary file with a match is an error: the match is not
         // replaced (a quiet status 1 would pass it for a file without one).
         rewriter?.abort()
+        if stats.matchedLines > 0, let encoding = searcher.refusedEncoding {
+          report(
+            "\(display): \(encoding) text matches, not rewritten (--in-place rewrites UTF-8 "
+              + "files only)", always: true)
+          return result
+        }
         if stats.matchedLines > 0 {
           report(
             "\(display): binary file matches, not rewritten (use -a to rewrite it)", always: true)

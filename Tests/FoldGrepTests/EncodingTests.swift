@@ -97,8 +97,16 @@ struct EncodingTests {
     let other = try scratch.file("o.txt", Array("cafe\n".utf8))
     let run = try FoldGrepTests.run(["--replace=X", "--in-place", "cafe", path, other])
     #expect(run.status == 2)
-    #expect(run.stderr.contains("u.txt: UTF-16LE text: --in-place rewrites UTF-8 files only"))
+    #expect(
+      run.stderr.contains(
+        "u.txt: UTF-16LE text matches, not rewritten (--in-place rewrites UTF-8 files only)"))
     #expect(try InPlaceTests.contents(path) == original)
     #expect(try InPlaceTests.contents(other) == Array("X\n".utf8))
+    // One without a match is no error (-r over a tree with UTF-16 files).
+    let unmatched = try FoldGrepTests.run([
+      "--replace=X", "--in-place", "-r", "tea", scratch.url.path,
+    ])
+    #expect(unmatched.status == 1)
+    #expect(unmatched.stderr.isEmpty)
   }
 }
