@@ -3,7 +3,8 @@
 //   foldgrep [OPTIONS] QUERY [FILE...]
 //
 // Files:  Options.swift (flags), Walker.swift (operands and recursion),
-// Input.swift (chunked reading), Matcher.swift (queries, -w), Searcher.swift
+// Input.swift (chunked reading), Matcher.swift (queries, -w), PatternMatcher.swift
+// (-E: regular expressions), Searcher.swift
 // (lines, context, counts), StandardPrinter.swift / JSONPrinter.swift /
 // Color.swift (output), Replace.swift / InPlace.swift / Interruption.swift
 // (--replace, --in-place),
