@@ -5,7 +5,8 @@
 // Files:  Options.swift (flags; Options+Selection.swift, Options+Habits.swift,
 // Help.swift), Walker.swift (operands and recursion; Ignore.swift, Glob.swift
 // and Selection.swift choose the files, FileListing.swift is --files),
-// Input.swift (chunked reading), Matcher.swift (queries, -w), Searcher.swift
+// Input.swift (chunked reading), Matcher.swift (queries, -w), PatternMatcher.swift
+// (-E: regular expressions), Searcher.swift
 // (lines, context, counts), StandardPrinter.swift / JSONPrinter.swift /
 // Color.swift (output), Replace.swift / InPlace.swift / Interruption.swift
 // (--replace, --in-place),

@@ -28,6 +28,10 @@ struct PatternFlagTests {
     Case(arguments: ["-E", "-o", "--replace=${n}!$2$9", "(?<n>stra)(ss|ß)e"], out: "Stra!ß\n"),
     Case(arguments: ["-E", "-o", "--replace=$$1", "fin"], out: "$1\n"),
     Case(arguments: ["-o", "--replace=$1", "fin"], out: "$1\n"),
+    // Lookarounds: each line is searched alone, so they see its ends.
+    Case(arguments: ["-E", "-o", #"(?<!\w)caf(?=[eé]\b)"#], out: "CAF\ncaf\n"),
+    Case(arguments: ["-E", "-n", #"(?<![\s\S])fin"#], out: "6:fin\n"),
+    Case(arguments: ["-E", "-c", #"\Arien|ouvert\z"#], out: "2\n"),
     Case(arguments: ["-E", "[^ß]"], out: "", status: 2),
     Case(arguments: ["-E", "caf("], out: "", status: 2),
   ]
