@@ -176,17 +176,41 @@ extension PatternSetSearcher {
     at start: Int, in haystack: UnsafeBufferPointer<UInt8>,
     _ body: (_ length: Int, _ indices: ArraySlice<UInt32>) -> Void
   ) {
-    var s: UInt32 = 0
-    var i = start
-    while i < haystack.count {
-      guard let v = trieChild(s, classes[Int(haystack[i])]) else { return }
-      s = v & ~1
-      i += 1
-      if v & 1 != 0 {
-        let state = Int(s >> strideShift)
-        let lower = Int(outputStart[state])
-        let upper = Int(outputStart[state + 1])
-        if lower < upper { body(i - start, outputPatterns[lower..<upper]) }
+    dense.withUnsafeBufferPointer { dense in
+      depth.withUnsafeBufferPointer { depth in
+        outputStart.withUnsafeBufferPointer { outputStart in
+          // SAFETY: as in leftmostStart: premultiplied ids plus a class
+          // into `dense` below denseLimit, state numbers into the per-state
+          // arrays (outputStart has one more entry), i < count into
+          // `haystack`.
+          let dense = dense.baseAddress!
+          let depth = depth.baseAddress!
+          let outputStart = outputStart.baseAddress!
+          var s: UInt32 = 0
+          var i = start
+          while i < haystack.count {
+            let c = classes[Int(haystack[i])]
+            let v: UInt32
+            if s < denseLimit {
+              let t = dense[Int(s) &+ Int(c)]
+              guard depth[Int(t >> strideShift)] == depth[Int(s >> strideShift)] &+ 1 else {
+                return
+              }
+              v = t
+            } else {
+              guard let t = trieChild(s, c) else { return }
+              v = t
+            }
+            s = v & ~1
+            i &+= 1
+            if v & 1 != 0 {
+              let state = Int(s >> strideShift)
+              let lower = Int(outputStart[state])
+              let upper = Int(outputStart[state &+ 1])
+              if lower < upper { body(i &- start, outputPatterns[lower..<upper]) }
+            }
+          }
+        }
       }
     }
   }
