@@ -109,6 +109,11 @@ let package = Package(
       dependencies: ["FoldSearch", "FoldSearchReference", "_FoldSearchTestSupport"],
       path: "Fuzz/FuzzDifferential"
     ),
+    .executableTarget(
+      name: "FuzzQuerySet",
+      dependencies: ["FoldSearch", "_FoldSearchTestSupport"],
+      path: "Fuzz/FuzzQuerySet"
+    ),
     .testTarget(
       name: "FoldSearchAppTests",
       dependencies: [

@@ -5,7 +5,7 @@
 #   Fuzz/run.sh FuzzFoldedText 120
 #   Fuzz/run.sh FuzzDifferential 120 -jobs=2 -workers=2
 #
-# TARGET is FuzzFoldedText or FuzzDifferential. Builds it with
+# TARGET is FuzzFoldedText, FuzzDifferential or FuzzQuerySet. Builds it with
 # -sanitize=fuzzer,address -DFUZZING into $FUZZ_SCRATCH (default /tmp/fuzz-build),
 # then fuzzes with the committed seeds (Fuzz/seeds/TARGET, read-only) and a working
 # corpus ($FUZZ_WORK/TARGET/corpus, default /tmp/foldsearch-fuzz) that grows between
@@ -20,7 +20,8 @@ shift 2
 case "$target" in
   FuzzFoldedText) max_len=4096 ;;
   FuzzDifferential) max_len=400 ;;
-  *) echo "unknown target $target (FuzzFoldedText or FuzzDifferential)" >&2; exit 2 ;;
+  FuzzQuerySet) max_len=600 ;;
+  *) echo "unknown target $target (FuzzFoldedText, FuzzDifferential or FuzzQuerySet)" >&2; exit 2 ;;
 esac
 
 scratch=${FUZZ_SCRATCH:-/tmp/fuzz-build}

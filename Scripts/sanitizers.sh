@@ -111,7 +111,7 @@ for pass in "${passes[@]}"; do
   # The test bundle (and, for asan, the fuzz targets and foldgrep, which the tests
   # run), not the benchmark and tools that `--build-tests` would build too.
   products=(FoldSearchPackageTests)
-  [ "$pass" = asan ] && products+=(foldgrep FuzzFoldedText FuzzDifferential)
+  [ "$pass" = asan ] && products+=(foldgrep FuzzFoldedText FuzzDifferential FuzzQuerySet)
   for product in "${products[@]}"; do
     note "$pass: swift build --product $product ${sanitize[*]} (scratch $scratch)"
     swift build --scratch-path "$scratch" "${sanitize[@]}" --product "$product"
@@ -127,7 +127,7 @@ for pass in "${passes[@]}"; do
   if [ "$pass" = asan ]; then
     # The fuzz targets' checks over every committed seed, under ASan and UBSan.
     bin=$(swift build --scratch-path "$scratch" "${sanitize[@]}" --show-bin-path)
-    for target in FuzzFoldedText FuzzDifferential; do
+    for target in FuzzFoldedText FuzzDifferential FuzzQuerySet; do
       note "asan: $target replays Fuzz/seeds/$target"
       if "$bin/$target" "Fuzz/seeds/$target"; then
         note "asan: $target clean"

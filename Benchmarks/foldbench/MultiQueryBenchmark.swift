@@ -130,7 +130,7 @@ func multiQueryBenchmark(files: [String], runs: Int, quick: Bool) -> [String] {
     }
     let bytesPerQueryByte = Double(set.memoryFootprint) / Double(max(1, set.foldedByteCount))
     lines.append(
-      "| \(count) | \(String(format: "%.1f", build * 1e3)) | \(rate(search)) | \(rate(loop))\(queries.count > timedLoop.count ? " (scaled)" : "") | \(String(format: "%.0f×", loop / search)) | \(rate(plain)) | \(peer) | \(set.memoryFootprint) (\(String(format: "%.1f", bytesPerQueryByte))) | \(found.count) (checked on \(checkBytes) bytes) |"
+      "| \(count) | \(String(format: "%.1f", build * 1e3)) | \(rate(search)) | \(rate(loop))\(queries.count > timedLoop.count ? " (scaled)" : "") | \(String(format: "%.1f×", loop / search)) | \(rate(plain)) | \(peer) | \(set.memoryFootprint) (\(String(format: "%.1f", bytesPerQueryByte))) | \(found.count) (checked on \(checkBytes) bytes) |"
     )
   }
   // A few queries: the set against the single-query search of each, the

@@ -56,6 +56,7 @@ extension MatchScanner {
       while start < limit, let s = searcher.leftmostStart(in: haystack, from: start, scan: &scan) {
         var best: (upper: Int, query: Int)? = nil
         var lowerFound = 0
+        var foldedEnd = 0
         if let lower = cursor.originalOffset(ofFolded: s, in: view), lower >= pos,
           lower >= window.lowerBound
         {
@@ -72,6 +73,7 @@ extension MatchScanner {
             {
               best = (range.upperBound, query)
               lowerFound = range.lowerBound
+              foldedEnd = end
             }
           }
         }
@@ -80,8 +82,11 @@ extension MatchScanner {
           continue
         }
         result.append(QuerySetMatch(range: lowerFound..<best.upper, queryIndex: best.query))
-        pos = max(best.upper, lowerFound + 1)
-        start = max(s + 1, map.foldedOffset(ofOriginal: min(pos, window.upperBound), in: folded))
+        // The match is non-empty, so the next starts at its end: in folded
+        // bytes the end of the occurrence (the scalars the end takes in or
+        // leaves out after it, ignorables, fold to nothing).
+        pos = best.upper
+        start = foldedEnd
       }
     }
     return result

@@ -50,15 +50,18 @@ extension PatternSetSearcher {
             let depth = depth.baseAddress!
             let outputLength = outputLength.baseAddress!
             let shift = strideShift
+            let denseLimit = self.denseLimit
             var s: UInt32 = 0
             var i = from
-            var best = Int.max
+            var matched = false
             let prefilter = scan.prefilterOff ? nil : self.prefilter
-            while i < n {
-              if s == 0 {
-                // Nothing in progress: an earlier start is settled.
-                if best != Int.max { return best }
-                if let prefilter {
+            // Phase 1, until a state that ends a pattern: one table load a
+            // byte, and no test of the state but the match flag (a test for
+            // the root state at every byte mispredicts in text where states
+            // come and go: 7× slower).
+            if let prefilter {
+              while i < n {
+                if s == 0 {
                   let (b0, b1, b2) = prefilter.bytes
                   // SAFETY: `hay` holds n bytes.
                   let p = Int(
@@ -67,31 +70,59 @@ extension PatternSetSearcher {
                   let jump = max(i, p - prefilter.maxOffset)
                   scan.calls += 1
                   scan.skipped += jump - i
-                  if scan.calls == Scan.probation {
-                    if scan.skipped < Scan.probation * Scan.minimumAverageSkip {
-                      scan.prefilterOff = true
-                    }
+                  if scan.calls == Scan.probation
+                    && scan.skipped < Scan.probation * Scan.minimumAverageSkip
+                  {
+                    scan.prefilterOff = true
                   }
                   i = jump
                 }
+                let c = classes[Int(hay[i])]
+                let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
+                i &+= 1
+                s = v & ~1
+                if v & 1 != 0 {
+                  matched = true
+                  break
+                }
               }
-              let c = classes[Int(hay[i])]
-              let v: UInt32
-              if s < denseLimit {
-                v = dense[Int(s) &+ Int(c)]
-              } else {
-                v = sparseNext(s, c)
+            } else if isFullyDense {
+              while i < n {
+                let v = dense[Int(s) &+ Int(classes[Int(hay[i])])]
+                i &+= 1
+                s = v & ~1
+                if v & 1 != 0 {
+                  matched = true
+                  break
+                }
               }
-              i &+= 1
-              s = v & ~1
-              if v & 1 != 0 || best != Int.max {
-                let state = Int(s >> shift)
-                let out = Int(outputLength[state])
-                if out > 0 && i &- out < best { best = i &- out }
-                if best != Int.max && i &- Int(depth[state]) >= best { return best }
+            } else {
+              while i < n {
+                let c = classes[Int(hay[i])]
+                let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
+                i &+= 1
+                s = v & ~1
+                if v & 1 != 0 {
+                  matched = true
+                  break
+                }
               }
             }
-            return best == Int.max ? nil : best
+            guard matched else { return nil }
+            // Phase 2: the earliest start seen so far, until no occurrence in
+            // progress can start before it.
+            var best = i &- Int(outputLength[Int(s >> shift)])
+            while i &- Int(depth[Int(s >> shift)]) < best && i < n {
+              let c = classes[Int(hay[i])]
+              let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
+              i &+= 1
+              s = v & ~1
+              if v & 1 != 0 {
+                let out = Int(outputLength[Int(s >> shift)])
+                if i &- out < best { best = i &- out }
+              }
+            }
+            return best
           }
         }
       }
@@ -145,17 +176,41 @@ extension PatternSetSearcher {
     at start: Int, in haystack: UnsafeBufferPointer<UInt8>,
     _ body: (_ length: Int, _ indices: ArraySlice<UInt32>) -> Void
   ) {
-    var s: UInt32 = 0
-    var i = start
-    while i < haystack.count {
-      guard let v = trieChild(s, classes[Int(haystack[i])]) else { return }
-      s = v & ~1
-      i += 1
-      if v & 1 != 0 {
-        let state = Int(s >> strideShift)
-        let lower = Int(outputStart[state])
-        let upper = Int(outputStart[state + 1])
-        if lower < upper { body(i - start, outputPatterns[lower..<upper]) }
+    dense.withUnsafeBufferPointer { dense in
+      depth.withUnsafeBufferPointer { depth in
+        outputStart.withUnsafeBufferPointer { outputStart in
+          // SAFETY: as in leftmostStart: premultiplied ids plus a class
+          // into `dense` below denseLimit, state numbers into the per-state
+          // arrays (outputStart has one more entry), i < count into
+          // `haystack`.
+          let dense = dense.baseAddress!
+          let depth = depth.baseAddress!
+          let outputStart = outputStart.baseAddress!
+          var s: UInt32 = 0
+          var i = start
+          while i < haystack.count {
+            let c = classes[Int(haystack[i])]
+            let v: UInt32
+            if s < denseLimit {
+              let t = dense[Int(s) &+ Int(c)]
+              guard depth[Int(t >> strideShift)] == depth[Int(s >> strideShift)] &+ 1 else {
+                return
+              }
+              v = t
+            } else {
+              guard let t = trieChild(s, c) else { return }
+              v = t
+            }
+            s = v & ~1
+            i &+= 1
+            if v & 1 != 0 {
+              let state = Int(s >> strideShift)
+              let lower = Int(outputStart[state])
+              let upper = Int(outputStart[state &+ 1])
+              if lower < upper { body(i &- start, outputPatterns[lower..<upper]) }
+            }
+          }
+        }
       }
     }
   }
