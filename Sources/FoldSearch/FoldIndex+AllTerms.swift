@@ -48,6 +48,8 @@ public struct TermsMatch: Sendable, Hashable {
     /// let s = "VPN"
     /// TermsMatch.TermRange(term: 0, range: s.startIndex..<s.endIndex)
     /// ```
+    ///
+    /// - Complexity: O(1).
     public init(term: Int, range: Range<String.Index>) {
       self.term = term
       self.range = range
@@ -67,6 +69,8 @@ public struct TermsMatch: Sendable, Hashable {
   /// ```swift
   /// TermsMatch(record: 0, ranges: [], termCount: 0)
   /// ```
+  ///
+  /// - Complexity: O(1).
   public init(record: Int, ranges: [TermRange], termCount: Int) {
     self.record = record
     self.ranges = ranges
@@ -115,6 +119,8 @@ extension FoldIndex {
   /// let index = FoldIndex(["Private VPN settings", "VPN"])
   /// index.search(allTerms: "vpn").map(\.record)  // [1, 0]: both whole words, "VPN" earlier
   /// ```
+  ///
+  /// - Complexity: comparing is O(1).
   public struct TermsRank: Comparable, Sendable, Hashable {
     /// Terms with no match at a word start.
     public var termsNotAtWordStart: Int
@@ -127,6 +133,35 @@ extension FoldIndex {
     /// The record's index.
     public var record: Int
 
+    /// A rank (normally computed by the search).
+    ///
+    /// ```swift
+    /// FoldIndex.TermsRank(
+    ///   termsNotAtWordStart: 0, termsNotWholeWords: 0, position: 0, length: 3, record: 1)
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public init(
+      termsNotAtWordStart: Int, termsNotWholeWords: Int, position: Int, length: Int, record: Int
+    ) {
+      self.termsNotAtWordStart = termsNotAtWordStart
+      self.termsNotWholeWords = termsNotWholeWords
+      self.position = position
+      self.length = length
+      self.record = record
+    }
+
+    /// Field by field, in the order above.
+    ///
+    /// ```swift
+    /// let a = FoldIndex.TermsRank(
+    ///   termsNotAtWordStart: 0, termsNotWholeWords: 1, position: 9, length: 20, record: 4)
+    /// let b = FoldIndex.TermsRank(
+    ///   termsNotAtWordStart: 1, termsNotWholeWords: 0, position: 0, length: 3, record: 0)
+    /// a < b  // true: every term of `a` starts a word
+    /// ```
+    ///
+    /// - Complexity: O(1).
     public static func < (a: TermsRank, b: TermsRank) -> Bool {
       (a.termsNotAtWordStart, a.termsNotWholeWords, a.position, a.length, a.record)
         < (b.termsNotAtWordStart, b.termsNotWholeWords, b.position, b.length, b.record)

@@ -15,6 +15,9 @@ import _FoldSearchBytes
 /// index.search("vp", ranking: .wordMatchesFirst).map(\.record)     // [1, 3, 4]
 /// ```
 ///
+/// A query of several words, each to be found somewhere in the record ("vpn
+/// priv" finding "Réseau privé (VPN)"), is ``search(allTerms:options:)``.
+///
 /// `FoldIndex` is an immutable value and `Sendable`.
 ///
 /// - Complexity: building is O(n) for n bytes of records; a search is O(n)

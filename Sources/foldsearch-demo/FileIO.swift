@@ -6,7 +6,8 @@
 // mode 0600), which then gets the original's mode (and owner, when
 // permitted), is fsynced and renamed over the original, and the directory
 // is fsynced so the rename is durable. Any failure removes the temporary
-// file and leaves the original untouched.
+// file and leaves the original untouched; so do SIGINT, SIGTERM, SIGHUP and
+// SIGQUIT during the save.
 
 #if canImport(Glibc)
   import Glibc
@@ -75,6 +76,13 @@ enum FileIO {
     }
     guard fd >= 0 else {
       return "\(path): cannot create a temporary file: \(String(cString: strerror(errno)))"
+    }
+    // A signal during the save removes the temporary file (Terminal.swift).
+    let pending = strdup(temporary)
+    temporaryFileForSignals = pending
+    defer {
+      temporaryFileForSignals = nil
+      free(pending)
     }
     func failed(_ what: String) -> String {
       let message = "\(path): \(what): \(String(cString: strerror(errno)))"

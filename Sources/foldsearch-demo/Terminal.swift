@@ -31,6 +31,10 @@ nonisolated(unsafe) private var rawModeActive: sig_atomic_t = 0
 nonisolated(unsafe) var wakeWriteFD: Int32 = -1
 nonisolated(unsafe) var resizePending: sig_atomic_t = 0
 
+/// The temporary file of a save in progress, removed by the signal
+/// handlers (`unlink` is async-signal-safe).
+nonisolated(unsafe) var temporaryFileForSignals: UnsafeMutablePointer<CChar>? = nil
+
 /// The bytes that leave full-screen mode.
 private let leaveSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
 
@@ -73,6 +77,7 @@ enum Terminal {
     pthread_sigmask(SIG_UNBLOCK, &restoring, nil)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
       signal(signalNumber) { number in
+        if let temporary = temporaryFileForSignals { unlink(temporary) }
         restoreTerminalNow()
         signal(number, SIG_DFL)
         raise(number)

@@ -116,7 +116,11 @@ let text: String
 if let file {
   switch FileIO.read(file) {
   case .success(let contents): text = contents
-  case .failure(let error): fail(error.message)
+  case .failure(let error):
+    let hint =
+      query == nil && !file.contains("/") && access(file, F_OK) != 0
+      ? "\n(to start with a query typed, use --query \(file))" : ""
+    fail(error.message + hint)
   }
 } else {
   text = passage

@@ -281,6 +281,30 @@ struct PanelTests {
         == String(contentsOfFile: after, encoding: .utf8))
   }
 
+  /// The non-interactive modes: records (all terms, highlighted) and a
+  /// clear error for a file that is not UTF-8.
+  @Test func nonInteractiveRecordsAndBadInput() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let records = directory.appendingPathComponent("records.txt")
+    try "Wi-Fi\nRéseau privé (VPN)\nVPN\n".write(to: records, atomically: false, encoding: .utf8)
+    let listed = try Tmux.run([
+      Tmux.demo, "--no-animation", "--records", "--query", "vpn priv", records.path,
+    ])
+    #expect(listed.status == 0)
+    #expect(
+      listed.output
+        == "Search: vpn priv\nRéseau \u{1B}[7mpriv\u{1B}[27mé (\u{1B}[7mVPN\u{1B}[27m)\n1 found\n")
+    let invalid = directory.appendingPathComponent("invalid.txt")
+    try Data([0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: invalid)
+    let refused = try Tmux.run([Tmux.demo, "--no-animation", invalid.path])
+    #expect(refused.status == 2 && refused.output.contains("not valid UTF-8"))
+    let missing = try Tmux.run([
+      Tmux.demo, "--no-animation", directory.appendingPathComponent("none").path,
+    ])
+    #expect(missing.status == 2 && missing.output.contains("No such file"))
+  }
+
   /// Without a terminal the panel refuses with a clear message;
   /// --no-animation works anywhere.
   @Test func refusesANonTerminal() throws {

@@ -105,8 +105,8 @@ final class Tmux {
     let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
     }
     // The test runner's threads block signals; tmux's server and the panel
     // would inherit that mask and ignore SIGTERM, SIGHUP, SIGINT.
@@ -238,5 +238,106 @@ struct CapturedScreen {
       if let current { runs.append(current) }
     }
     return runs
+  }
+}
+
+/// A tmux control-mode client (`tmux -C attach`) of a running server:
+/// commands go to its standard input and their output comes back between
+/// `%begin` and `%end` lines, without starting a tmux process per command
+/// (which costs milliseconds, and tens of them on a loaded machine: too
+/// coarse to time a keystroke).
+final class TmuxControl {
+  private let pid: pid_t
+  private let input: Int32
+  private let output: Int32
+  private var pending: [UInt8] = []
+
+  init(socket: String) throws {
+    var toTmux: [Int32] = [0, 0]
+    var fromTmux: [Int32] = [0, 0]
+    guard pipe(&toTmux) == 0, pipe(&fromTmux) == 0 else {
+      throw TmuxError(message: "pipe failed")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, toTmux[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, fromTmux[1], 1)
+    for fd in toTmux + fromTmux { posix_spawn_file_actions_addclose(&actions, fd) }
+    let words: [String] = ["/usr/bin/env", "tmux", "-L", socket, "-C", "attach-session", "-t", "0"]
+    let argv = words.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
+    close(toTmux[0])
+    close(fromTmux[1])
+    guard spawned == 0 else { throw TmuxError(message: "cannot start tmux -C: \(spawned)") }
+    self.pid = pid
+    input = toTmux[1]
+    output = fromTmux[0]
+    // Skip the attach's own block and notifications: up to our marker.
+    // Blocks arrive in order: after the marker's, each command's block is
+    // the next one.
+    send("refresh-client -C 100x30")
+    send("display-message -p FOLDSEARCH-SYNC")
+    while !readBlock().contains("FOLDSEARCH-SYNC") {}
+  }
+
+  deinit {
+    close(input)
+    close(output)
+    var status: Int32 = 0
+    // SIGKILL: the test runner's blocked signals are inherited.
+    kill(pid, SIGKILL)
+    waitpid(pid, &status, 0)
+  }
+
+  private func readLine() -> String? {
+    while true {
+      if let newline = pending.firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[..<newline], as: UTF8.self)
+        pending.removeSubrange(...newline)
+        return line
+      }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return nil }
+      pending += chunk[0..<n]
+    }
+  }
+
+  private func send(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBufferPointer { write(input, $0.baseAddress, $0.count) }
+  }
+
+  /// Runs one tmux command; its output lines.
+  @discardableResult
+  func command(_ line: String) -> [String] {
+    send(line)
+    return readBlock()
+  }
+
+  /// The lines of the next `%begin` … `%end` block.
+  private func readBlock() -> [String] {
+    var lines: [String] = []
+    var inside = false
+    while let next = readLine() {
+      if next.hasPrefix("%begin ") {
+        inside = true
+        lines = []
+      } else if inside && (next.hasPrefix("%end ") || next.hasPrefix("%error ")) {
+        return lines
+      } else if inside {
+        lines.append(next)
+      }
+    }
+    return lines
+  }
+
+  /// The first row of the screen.
+  func firstRow() -> String {
+    command("capture-pane -p -t 0 -S 0 -E 0").first ?? ""
   }
 }
