@@ -78,6 +78,16 @@ extension FoldedText {
     }
   }
 
+  /// The number of threads a fold of `count` bytes runs on:
+  /// ``threadCount(_:bytes:threshold:)``, with ``Parallelism/automatic``
+  /// from ``automaticFoldThreshold`` bytes (or `threshold`, when larger).
+  package static func foldThreadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int)
+    -> Int
+  {
+    let least = parallelism == .automatic ? max(threshold, automaticFoldThreshold) : threshold
+    return threadCount(parallelism, bytes: count, threshold: least)
+  }
+
   /// How the parallel fold sizes each piece's region: its expected fold
   /// (from samples of the piece), a 64th more (``marginShift``), and
   /// `slack` bytes. A piece whose fold outgrows its region folds the rest
@@ -111,8 +121,7 @@ extension FoldedText {
     threshold: Int = FoldedText.parallelThreshold, room: Room = .standard
   ) -> Folding {
     let count = input.count
-    let least = parallelism == .automatic ? max(threshold, automaticFoldThreshold) : threshold
-    let threads = threadCount(parallelism, bytes: count, threshold: least)
+    let threads = foldThreadCount(parallelism, bytes: count, threshold: threshold)
     guard threads > 1 else { return fold(input, table: table) }
     let cuts = Self.cuts(input, pieces: threads, table: table)
     // Piece k folds into region k of one buffer, sized for its expected

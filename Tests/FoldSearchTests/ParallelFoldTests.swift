@@ -26,6 +26,22 @@ struct ParallelFoldTests {
     Array("\u{E32}".utf8),
   ]
 
+  /// Automatic parallelism folds on one thread below 16 MiB, where two
+  /// threads measured no faster than one (and in some runs slower); asked
+  /// for threads, a fold uses them from 8 MiB, as searches do.
+  @Test func automaticParallelismFoldsLargeTextsOnly() {
+    let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let threshold = FoldedText.parallelThreshold
+    #expect(FoldedText.automaticFoldThreshold == 16 << 20)
+    #expect(FoldedText.foldThreadCount(.automatic, bytes: 12 << 20, threshold: threshold) == 1)
+    #expect(
+      FoldedText.foldThreadCount(.automatic, bytes: 16 << 20, threshold: threshold) == cores)
+    #expect(FoldedText.foldThreadCount(.threads(2), bytes: 8 << 20, threshold: threshold) == 2)
+    #expect(FoldedText.foldThreadCount(.sequential, bytes: 64 << 20, threshold: threshold) == 1)
+    // Searches still go parallel from 8 MiB.
+    #expect(FoldedText.threadCount(.automatic, bytes: 12 << 20, threshold: threshold) == cores)
+  }
+
   @Test(
     arguments: [
       (1, FoldProfile.foundation), (2, .foundation), (3, .foundation), (7, .foundation),
