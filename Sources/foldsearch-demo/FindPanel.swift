@@ -29,6 +29,8 @@ struct FindModel: Sendable {
   var message = ""
   var modified = false
   let path: String?
+  /// False for the empty stand-in shown while the text is folded.
+  var loaded = true
 
   static let segmentLimit = 16 * 1024
 
@@ -109,8 +111,15 @@ struct FindPanel {
     text: String, path: String?, name: String, options: SearchOptions, profiles: [FoldProfile],
     query: String
   ) {
-    worker = Worker(
-      FindModel(text: text, path: path, options: options, profile: profiles[0]))
+    // The panel shows at once; the text is folded on the worker (seconds
+    // for hundreds of megabytes), and keys typed meanwhile queue behind it.
+    var placeholder = FindModel(text: "", path: path, options: options, profile: profiles[0])
+    placeholder.loaded = false
+    worker = Worker(placeholder)
+    let profile = profiles[0]
+    worker.submit { model in
+      model = FindModel(text: text, path: path, options: options, profile: profile)
+    }
     self.name = name
     self.options = options
     self.profiles = profiles
@@ -454,7 +463,8 @@ struct FindPanel {
     var facts = " \(name)"
     if model.modified { facts += " [modified]" }
     let lineCount = model.segmentStarts.count
-    facts += " · \(lineCount) line\(lineCount == 1 ? "" : "s")"
+    facts +=
+      model.loaded ? " · \(lineCount) line\(lineCount == 1 ? "" : "s")" : " · loading…"
     if let seconds = model.searchSeconds { facts += " · search \(formatDuration(seconds))" }
     if !model.message.isEmpty { facts += " · \(model.message)" }
     facts += " · ^G next · ^P prev · ^R replace · ^S save · ^C quit"

@@ -53,7 +53,9 @@ struct PanelLatencyTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = try Self.makeLargeFile(in: directory)
     let tmux = try Tmux("latency", command: shellQuoted(Tmux.demo) + " " + shellQuoted(file.path))
-    #expect(tmux.waitFor(timeout: 120, colors: false) { $0.contains("Find:") } != nil)
+    // The panel shows at once and says "loading…" until the text is folded.
+    #expect(tmux.waitFor(timeout: 10, colors: false) { $0.contains("loading…") } != nil)
+    #expect(tmux.waitFor(timeout: 120, colors: false) { $0.contains(" lines ·") } != nil)
     // Keys and captures go through one control-mode client: starting a
     // tmux process per capture would cost more than what is measured.
     let control = try TmuxControl(socket: tmux.socket)

@@ -75,6 +75,37 @@ struct PanelTests {
       }
       #expect(screen != nil, "after \(key): current should be match \(expected)")
     }
+    // Shift-Enter as terminals that report modified keys send it: CSI 13;2 u
+    // (the "CSI u" form), then CSI 27;2;13 ~ (xterm's modifyOtherKeys).
+    for (sequence, expected) in [
+      (["1b", "5b", "31", "33", "3b", "32", "75"], count - 3),
+      (["1b", "5b", "32", "37", "3b", "32", "3b", "31", "33", "7e"], count - 4),
+    ] {
+      _ = try Tmux.run(["tmux", "-L", tmux.socket, "send-keys", "-t", "0", "-H"] + sequence)
+      let screen = tmux.waitFor(timeout: 10) {
+        $0.contains("\(expected + 1) of \(count)") && currentIndex($0) == expected
+      }
+      #expect(screen != nil, "after Shift-Enter \(sequence): current should be match \(expected)")
+    }
+  }
+
+  /// Wide characters take two columns: a line of 56 of them (CJK, emoji) wraps after
+  /// 50 on a 100-column screen, and a match among them is highlighted.
+  @Test func wideCharactersWrapByWidth() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let line = String(repeating: "日本語", count: 15) + "カフェ" + "日本語日本語" + "🙂🙂 ok"
+    let file = directory.appendingPathComponent("wide.txt")
+    try (line + "\n").write(to: file, atomically: false, encoding: .utf8)
+    let tmux = try Tmux("wide", command: shellQuoted(Tmux.demo) + " " + shellQuoted(file.path))
+    #expect(tmux.waitFor(colors: false) { $0.contains("Find:") } != nil)
+    tmux.send("カフェ", literal: true)
+    let screen = try #require(tmux.waitFor { $0.contains("1 found") })
+    let captured = CapturedScreen(screen)
+    let characters = Array(line)
+    #expect(captured.lines[3] == String(characters[0..<50]))
+    #expect(captured.lines[4] == String(characters[50...]))
+    #expect(captured.runs(on: [currentBackground], rows: textRows).map(\.text) == ["カフェ"])
   }
 
   /// Alt-W, Alt-S, Alt-P change the options and the profile live: the
