@@ -44,6 +44,9 @@ public struct FoldedPattern: Sendable {
   /// `\A \z \Z \G`, no verb): then a search of the whole text can find the
   /// lines that may match.
   package var isLineLocal: Bool
+  /// The folded literal every match starts with; empty when the folder
+  /// cannot tell one (see `PatternFolder.leadingLiteral`).
+  package let leadingLiteral: [Unicode.Scalar]
   let code: Code
 
   /// Options of a pattern.
@@ -87,6 +90,7 @@ public struct FoldedPattern: Sendable {
     self.matchLimit = matchLimit
     foldedPattern = String(decoding: folder.output, as: UTF8.self)
     isLineLocal = folder.isLineLocal
+    leadingLiteral = folder.leadingLiteral
     var errorCode: Int32 = 0
     var errorOffset = 0
     let compiled = folder.output.withUnsafeBufferPointer {

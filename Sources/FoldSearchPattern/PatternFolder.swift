@@ -60,6 +60,13 @@ struct PatternFolder {
   /// lookaround (which could see past the line's end), no `\A \z \Z \G`,
   /// no verb.
   private(set) var isLineLocal = true
+  /// The folded literal every match starts with (the pattern's leading
+  /// literal run, folded), empty when there is none: no alternation
+  /// anywhere, no `\K`, and the pattern's first construct is that run.
+  var leadingLiteral: [Unicode.Scalar] { hasAlternation || resetsStart ? [] : leading }
+  private var leading: [Unicode.Scalar] = []
+  private var hasAlternation = false
+  private var resetsStart = false
 
   private let fold: ([Unicode.Scalar]) -> [Unicode.Scalar]
   private let scalars: [Unicode.Scalar]
@@ -150,8 +157,10 @@ struct PatternFolder {
     guard !pending.isEmpty else { return }
     let last = quantified ? pending.removeLast() : nil
     if !pending.isEmpty {
+      let folded = fold(pending.map(\.scalar))
+      if output.isEmpty && segments.isEmpty { leading = folded }
       mark(pending[0].index, verbatim: false)
-      for scalar in fold(pending.map(\.scalar)) { emit(Self.literal(scalar)) }
+      for scalar in folded { emit(Self.literal(scalar)) }
       pending = []
     }
     if let last {
@@ -226,6 +235,7 @@ struct PatternFolder {
         try group()
       case ")", "|", "^", "$", ".":
         try flush()
+        if c == "|" { hasAlternation = true }
         copy(i, i + 1)
         i += 1
       case "*", "+", "?":
@@ -405,6 +415,9 @@ struct PatternFolder {
       i += 1
     case "C":
       throw error("\\C", at: start, "a single code unit cannot match folded text faithfully")
+    case "K":
+      resetsStart = true
+      i += 1
     case "1"..."9":
       while Self.isDigit(peek()) { i += 1 }
     case "g", "k":

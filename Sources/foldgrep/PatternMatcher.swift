@@ -18,6 +18,9 @@ import FoldSearchPattern
 struct PatternMatcher: Sendable {
   let pattern: FoldedPattern
   let profile: FoldProfile
+  /// A fixed-string search that finds every line a match can be in, run
+  /// over the raw bytes before anything is folded (see ``prefilter(for:)``).
+  var prefilter: OneShotSearch?
 
   /// Several queries are alternatives, `(?:q1)|(?:q2)`, their groups
   /// numbered in order; -w wraps them in `(?<!\w)(?:…)(?!\w)` and -x in
@@ -41,7 +44,48 @@ struct PatternMatcher: Sendable {
     pattern.isLineLocal = inner.isLineLocal
     self.pattern = pattern
     self.profile = profile
+    prefilter = queries.count == 1 ? Self.prefilter(for: inner) : nil
   }
+
+  /// The one-shot search of the literal every match of `pattern` starts
+  /// with, when a line holding a match surely holds a match of it too.
+  ///
+  /// The one-shot (fixed-string) search reports only occurrences that
+  /// start and end on whole characters (never "s" inside "ß"). A pattern
+  /// match starts on one, so the literal's occurrence in it does too; it
+  /// also ends on one unless its last character is the first part of some
+  /// character's fold (s in ß → ss, f in ﬁ → fi): such literals, and those
+  /// with surrounding whitespace (which a query's trimming would drop) or
+  /// shorter than three characters (no gain), get no prefilter. The
+  /// `foundation` profile only (the one-shot search's; its folds do not
+  /// depend on the characters around).
+  static func prefilter(for pattern: FoldedPattern) -> OneShotSearch? {
+    let literal = pattern.leadingLiteral
+    guard pattern.profile == .foundation, literal.count >= 3, let first = literal.first,
+      let last = literal.last, !FoldedQuery.isTrimmed(first), !FoldedQuery.isTrimmed(last),
+      !literal.contains("\n"), !foldInteriors.contains(last),
+      let query = FoldedQuery(String(String.UnicodeScalarView(literal)), table: FoldTable.shared),
+      query.folded.elementsEqual(String(String.UnicodeScalarView(literal)).utf8)
+    else { return nil }
+    return OneShotSearch(query, table: FoldTable.shared)
+  }
+
+  /// Every character that is some character's fold's non-final part under
+  /// the `foundation` profile (s of ß → ss, f of ﬁ → fi, the jamo of
+  /// Hangul syllables but their last).
+  static let foldInteriors: Set<Unicode.Scalar> = {
+    var interiors = Set<Unicode.Scalar>()
+    for range in UnicodeData.foldCandidateRanges {
+      for value in range {
+        guard let scalar = Unicode.Scalar(value) else { continue }
+        let bytes = Array(String(scalar).utf8)
+        let folded = bytes.withUnsafeBufferPointer { FoldedText.fold($0).folded }
+        let scalars = Array(String(decoding: folded, as: UTF8.self).unicodeScalars)
+        if scalars.count > 1 { interiors.formUnion(scalars.dropLast()) }
+      }
+    }
+    return interiors
+  }()
 
   /// The matches in `bytes`, a chunk of whole lines (original offsets),
   /// leftmost first in each line, never overlapping, found as GNU grep's
@@ -53,6 +97,49 @@ struct PatternMatcher: Sendable {
   /// match limit) has no match; `error` tells the first such line's offset
   /// and why.
   func ranges(in bytes: [UInt8], error: inout (offset: Int, message: String)?) -> [Range<Int>] {
+    guard !bytes.isEmpty else { return [] }
+    if let prefilter,
+      let lines = bytes.withUnsafeBufferPointer({ buffer -> [Range<Int>]? in
+        guard UTF8Validation.isValid(buffer) else { return nil }
+        // SAFETY: validated just above.
+        return Self.candidateLines(prefilter.byteRanges(in: buffer), buffer)
+      })
+    {
+      var result: [Range<Int>] = []
+      for line in lines {
+        for range in wholeFoldRanges(Array(bytes[line]), error: &error, shift: line.lowerBound) {
+          result.append(range)
+        }
+      }
+      return result
+    }
+    return wholeFoldRanges(bytes, error: &error, shift: 0)
+  }
+
+  /// The lines (without their '\n') holding `hits`, nil when they are
+  /// more than a quarter of `buffer` (then one fold of it all is cheaper).
+  static func candidateLines(_ hits: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>)
+    -> [Range<Int>]?
+  {
+    var lines: [Range<Int>] = []
+    var total = 0
+    for hit in hits {
+      if let last = lines.last, hit.lowerBound < last.upperBound { continue }
+      var start = hit.lowerBound
+      while start > 0 && buffer[start - 1] != 0x0A { start -= 1 }
+      let end = buffer.firstIndex(of: 0x0A, from: hit.lowerBound, to: buffer.count)
+      lines.append(start..<end)
+      total += end - start
+      if total > buffer.count / 4 { return nil }
+    }
+    return lines
+  }
+
+  /// ``ranges(in:error:)`` by one fold of all of `bytes` (whole lines),
+  /// the ranges moved by `shift`.
+  private func wholeFoldRanges(
+    _ bytes: [UInt8], error: inout (offset: Int, message: String)?, shift: Int
+  ) -> [Range<Int>] {
     guard !bytes.isEmpty else { return [] }
     let text = FoldedText(utf8: bytes, profile: profile)
     guard let session = try? FoldedPattern.Session(pattern, text: text) else { return [] }
@@ -68,10 +155,11 @@ struct PatternMatcher: Sendable {
       var empty: Range<Int>? = nil
       do {
         try session.forEachMatch(in: line, groups: false, grepEmptyMatches: true) { match in
-          if match.byteRange.isEmpty {
-            if empty == nil { empty = match.byteRange }
+          let range = (match.byteRange.lowerBound + shift)..<(match.byteRange.upperBound + shift)
+          if range.isEmpty {
+            if empty == nil { empty = range }
           } else {
-            result.append(match.byteRange)
+            result.append(range)
           }
           return true
         }
@@ -79,7 +167,9 @@ struct PatternMatcher: Sendable {
         result.removeSubrange(first...)
         empty = nil
         if error == nil {
-          error = (session.originalOffset(line.lowerBound, roundingUp: false), failure.message)
+          error = (
+            session.originalOffset(line.lowerBound, roundingUp: false) + shift, failure.message
+          )
         }
       }
       if result.count == first, let empty { result.append(empty) }
