@@ -69,7 +69,9 @@ private func hyperscan(_ patterns: [[UInt8]], _ haystack: [UInt8], runs: Int)
   }
   let compile = now() - start
   guard let set else {
-    Swift.print("  hyperscan: \(String(cString: message))")
+    let text = String(
+      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    Swift.print("  hyperscan: \(text)")
     return nil
   }
   defer { fshs_free(set) }

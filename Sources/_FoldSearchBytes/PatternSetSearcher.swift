@@ -304,9 +304,12 @@ package struct PatternSetSearcher: Sendable {
       + outputPatterns.count * 4 + classes.count
   }
 
-  /// Rank below which a byte counts as rare (of 256; see
-  /// ``ByteSearcher/byteFrequencyRank``): the less common half.
-  static let rareRankLimit = 200
+  /// Rank below which a byte may serve the prefilter (of 256; see
+  /// ``ByteSearcher/byteFrequencyRank``): any but the 16 most frequent in
+  /// folded text (space, e, a, n, i, o, t, r, s, …). Three bytes that still
+  /// come too close together switch the prefilter off for the rest of the
+  /// scan (``Scan``).
+  static let rareRankLimit = 240
 
   /// Up to three bytes covering `patterns`, chosen greedily (each uncovered
   /// pattern's rarest byte), when they are rare enough to pay; else nil.
