@@ -54,16 +54,21 @@ struct PatternMatcher: Sendable {
   /// start and end on whole characters (never "s" inside "ß"). A pattern
   /// match starts on one, so the literal's occurrence in it does too; it
   /// also ends on one unless its last character is the first part of some
-  /// character's fold (s in ß → ss, f in ﬁ → fi): such literals, and those
-  /// with surrounding whitespace (which a query's trimming would drop) or
-  /// shorter than three characters (no gain), get no prefilter. The
+  /// character's fold (s in ß → ss, f in ﬁ → fi): the literal is cut back
+  /// to its last character that is not, nor whitespace (which a query's
+  /// trimming would drop); one shorter than three characters (no gain), or
+  /// starting with whitespace, gets no prefilter. The
   /// `foundation` profile only (the one-shot search's; its folds do not
   /// depend on the characters around).
   static func prefilter(for pattern: FoldedPattern) -> OneShotSearch? {
-    let literal = pattern.leadingLiteral
+    var literal = pattern.leadingLiteral
+    // Cut back to the last character that ends a fold wherever it appears
+    // ("configura" → "configur": a can start the fold of ẚ, "aʾ").
+    while let last = literal.last, foldInteriors.contains(last) || FoldedQuery.isTrimmed(last) {
+      literal.removeLast()
+    }
     guard pattern.profile == .foundation, literal.count >= 3, let first = literal.first,
-      let last = literal.last, !FoldedQuery.isTrimmed(first), !FoldedQuery.isTrimmed(last),
-      !literal.contains("\n"), !foldInteriors.contains(last),
+      !FoldedQuery.isTrimmed(first), !literal.contains("\n"),
       let query = FoldedQuery(String(String.UnicodeScalarView(literal)), table: FoldTable.shared),
       query.folded.elementsEqual(String(String.UnicodeScalarView(literal)).utf8)
     else { return nil }
