@@ -194,7 +194,8 @@ struct JobResult: Sendable {
     }
     let rewriter = target.map {
       InPlaceRewriter(
-        target: $0, source: input, replacement: Replacement(options.replacement!, pattern: options.pattern),
+        target: $0, source: input,
+        replacement: Replacement(options.replacement!, pattern: options.pattern),
         backupSuffix: options.backupSuffix, failWrites: failWrites, stallWrites: stallWrites)
     }
     let searcher = Searcher(
