@@ -6,22 +6,24 @@
 #   Scripts/build-docs.sh [OUTPUT]     # default .build/docs-site
 #
 # OUTPUT/FoldSearch holds the catalog (Sources/FoldSearch/FoldSearch.docc: the articles)
-# with FoldSearch's API reference, OUTPUT/FoldSearchFoundation the API reference of
-# FoldSearchFoundation. Serve OUTPUT over HTTP (e.g. `python3 -m http.server -d OUTPUT`)
+# with FoldSearch's API reference, OUTPUT/FoldSearchFoundation and OUTPUT/FoldSearchPattern
+# the API references of those modules. Serve OUTPUT over HTTP (e.g. `python3 -m http.server -d OUTPUT`)
 # and open /FoldSearch/documentation/foldsearch/.
 #
 # Fails (status 1) on any docc warning (a broken symbol link, a missing article), and on
-# any public symbol of FoldSearch or FoldSearchFoundation without a doc comment of its
+# any public symbol of those three modules without a doc comment of its
 # own (a member that inherits the documentation of a standard protocol requirement, such
 # as `==` or `hash(into:)`, counts as documented).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${1:-.build/docs-site}
-modules=(FoldSearch FoldSearchFoundation)
+modules=(FoldSearch FoldSearchFoundation FoldSearchPattern)
 
-echo "== swift build --target FoldSearchFoundation (debug)"
-swift build --target FoldSearchFoundation 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+echo "== swift build --target FoldSearchFoundation, FoldSearchPattern (debug)"
+for target in FoldSearchFoundation FoldSearchPattern; do
+  swift build --target "$target" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+done
 bin=$(swift build --show-bin-path)
 triple=$(basename "$(dirname "$bin")")
 [ -d "$bin/Modules" ] || { echo "no modules in $bin" >&2; exit 2; }
@@ -36,7 +38,9 @@ for module in "${modules[@]}"; do
     -I "$bin/Modules" \
     -Xcc -fmodule-map-file="$bin/_FoldSearchCShim.build/module.modulemap" \
     -Xcc -fmodule-map-file="$bin/_FoldSearchSIMD.build/module.modulemap" \
+    -Xcc -fmodule-map-file="$bin/_FoldSearchPCRE2Shim.build/module.modulemap" \
     -Xcc -I -Xcc Sources/_FoldSearchCShim/include -Xcc -I -Xcc Sources/_FoldSearchSIMD/include \
+    -Xcc -I -Xcc Sources/_FoldSearchPCRE2Shim/include \
     -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs/$module"
 done
 
@@ -80,5 +84,5 @@ for module in "${modules[@]}"; do
     status=1
   fi
 done
-[ $status -eq 0 ] && echo "docs: $out/FoldSearch, $out/FoldSearchFoundation" || echo "docs: FAILED" >&2
+[ $status -eq 0 ] && echo "docs: ${modules[*]/#/$out/}" || echo "docs: FAILED" >&2
 exit $status

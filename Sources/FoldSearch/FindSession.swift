@@ -173,7 +173,7 @@ public struct FindSession: Sendable {
   /// The part of ``text`` searched, or nil for all of it.
   ///
   /// Bounds are rounded down to scalar boundaries and clamped to the text
-  /// (as ``FoldedText/matches(of:options:in:)`` does). Edits move the range
+  /// (as ``FoldedText/matches(of:options:in:)->[Range<String.Index>]`` does). Edits move the range
   /// with the text around it; an edit inside it grows or shrinks it, and
   /// so does an insertion at its start (also when the range is empty: text
   /// typed where the selection's text was deleted is searched, character

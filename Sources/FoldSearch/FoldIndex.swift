@@ -153,7 +153,7 @@ public struct FoldIndex: Sendable {
 
   /// The records that match `query`, each with its match ranges.
   ///
-  /// Each record is searched as ``FoldedText/matches(of:options:in:)``
+  /// Each record is searched as ``FoldedText/matches(of:options:in:)->[Range<String.Index>]``
   /// would: leftmost, non-overlapping matches that pass `options`.
   ///
   /// ```swift

@@ -25,7 +25,7 @@ import _FoldSearchBytes
 ///
 /// ## How it searches
 /// The folded queries are compiled into an Aho–Corasick automaton over
-/// their bytes (``PatternSetSearcher``: byte classes, a dense DFA for small
+/// their bytes (`PatternSetSearcher`: byte classes, a dense DFA for small
 /// and medium sets, sparse deep states for large ones, a rare-byte vector
 /// prefilter for small sets). The automaton finds the leftmost start where
 /// any query occurs in the folded bytes; every query occurring there is

@@ -75,7 +75,7 @@ extension FoldedText {
   /// is none; this never wraps around.
   ///
   /// Both directions walk the same leftmost, non-overlapping matches (those
-  /// of ``matches(of:options:in:)`` over `range`), so next and previous are
+  /// of ``matches(of:options:in:)->[Range<String.Index>]`` over `range`), so next and previous are
   /// each other's inverse. A `position` inside a character's bytes counts
   /// from the next scalar forward and from its scalar backward.
   ///

@@ -1,6 +1,6 @@
 /// How a search filters and shapes its matches, accepted by every search
 /// entry point: ``FoldedText/byteRanges(of:options:in:)``,
-/// ``FoldedText/matches(of:options:in:)``, ``FindSession`` and ``FoldIndex``.
+/// ``FoldedText/matches(of:options:in:)->[Range<String.Index>]``, ``FindSession`` and ``FoldIndex``.
 ///
 /// The default value changes nothing: matches are the plain leftmost,
 /// non-overlapping matches of ``FoldedText/matches(of:)``.

@@ -16,7 +16,7 @@ extension FoldedText {
   /// ```
   ///
   /// - Complexity: O(n + k) beyond the search
-  ///   (``FoldedText/byteMatches(of:options:in:)``).
+  ///   (`FoldedText.byteMatches(of:options:in:)`).
   public func attributedString(highlighting set: FoldedQuerySet, options: SearchOptions = [])
     -> AttributedString
   {
@@ -37,8 +37,8 @@ extension FoldedText {
   }
 }
 
-/// The attribute that names the query a match of a ``FoldedQuerySet``
-/// matched: its value is the query's index in ``FoldedQuerySet/queries``.
+/// The attribute that names the query a match of a `FoldedQuerySet`
+/// matched: its value is the query's index in `FoldedQuerySet.queries`.
 ///
 /// ```swift
 /// var styled = FoldedText("crème brûlée").attributedString(

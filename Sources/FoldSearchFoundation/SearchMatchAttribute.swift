@@ -4,7 +4,7 @@ import Foundation
 /// The attribute that marks a search match in an `AttributedString`: its
 /// value is the match's index (0 for the first match).
 ///
-/// ``FoldSearch/FoldedText/attributedString(highlighting:options:)`` sets it on every
+/// ``FoldSearch/FoldedText/attributedString(highlighting:options:)-(String,_)`` sets it on every
 /// match run; map it to your own colours:
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import FoldSearch
 import _FoldSearchPCRE2Shim
 
-/// Searching a ``FoldedText`` with a ``FoldedPattern``.
+/// Searching a `FoldedText` with a ``FoldedPattern``.
 ///
 /// ## Idea
 /// PCRE2 runs over the folded bytes (valid UTF-8 by construction); each
@@ -235,7 +235,7 @@ extension FoldedPattern {
 }
 
 extension FoldedPattern.Match {
-  /// The match's range in `text`'s ``FoldedText/text``, for a text folded
+  /// The match's range in `text`'s `FoldedText.text`, for a text folded
   /// from a `String` (whose UTF-8 offsets are its own).
   ///
   /// - Complexity: O(1) for native strings.

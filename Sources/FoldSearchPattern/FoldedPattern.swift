@@ -6,7 +6,7 @@ import _FoldSearchPCRE2Shim
 ///
 /// The pattern's literal characters are folded with the profile's fold, as
 /// the text is (`é` → `e`, `ß` → `ss`, `[Éè]` → `[e]`), and PCRE2 runs over
-/// a ``FoldedText``'s folded bytes; every match maps back through the
+/// a `FoldedText`'s folded bytes; every match maps back through the
 /// text's offset map. See the Patterns article for the folding rules, the
 /// errors and the meaning of `\w` and `\b`.
 ///
@@ -68,7 +68,7 @@ public struct FoldedPattern: Sendable {
   /// ```
   ///
   /// - Throws: ``Error`` with ``Error/Kind/unsupported`` for a construct
-  ///   that cannot be folded faithfully, ``Error/Kind/syntax`` with PCRE2's
+  ///   that cannot be folded faithfully, ``Error/Kind/syntax(code:)`` with PCRE2's
   ///   message for an invalid pattern; ``Error/offset`` is a UTF-8 offset in
   ///   `pattern`.
   /// - Complexity: O(m) in the pattern's length plus class ranges' members.
@@ -159,6 +159,7 @@ extension FoldedPattern {
       case matchError(code: Int)
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// PCRE2's message, or the folder's naming the construct.
     public let message: String
@@ -167,6 +168,7 @@ extension FoldedPattern {
     /// failed attempt started.
     public let offset: Int?
 
+    /// An error of `kind` with `message`, at `offset` in the user's pattern if any.
     public init(kind: Kind, message: String, offset: Int?) {
       self.kind = kind
       self.message = message
@@ -186,6 +188,8 @@ extension FoldedPattern {
     /// Group 1, 2, …: nil for a group that did not take part.
     public let groups: [Range<Int>?]
 
+    /// A match of `byteRange` whose capture groups matched `groups` (`nil` for a
+    /// group that did not take part).
     public init(byteRange: Range<Int>, groups: [Range<Int>?]) {
       self.byteRange = byteRange
       self.groups = groups

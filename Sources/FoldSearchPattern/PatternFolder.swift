@@ -4,7 +4,7 @@ import FoldSearch
 /// pattern spells is folded with the text's profile.
 ///
 /// ## Idea
-/// A ``FoldedText`` holds the text case- and accent-folded ("Straße" →
+/// A `FoldedText` holds the text case- and accent-folded ("Straße" →
 /// "strasse"); a regular expression run over those bytes must spell them
 /// folded too. The folder parses just enough PCRE2 syntax to tell literal
 /// characters from the rest, folds the literals with the profile's fold
