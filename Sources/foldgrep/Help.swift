@@ -11,13 +11,14 @@ let shortUsage = """
   usage: foldgrep [OPTIONS] QUERY [FILE...]
 
   Prints the lines of each FILE (standard input when none) that contain QUERY,
-  ignoring case and accents: "cafe" finds "café", "CAFÉ". QUERY is plain text,
-  not a regular expression; a match never spans lines. With -r, directories are
+  ignoring case and accents: "cafe" finds "café", "CAFÉ". QUERY is plain text
+  (with -E, a pattern); a match never spans lines. With -r, directories are
   searched, skipping what .gitignore, .ignore and .rgignore exclude, hidden
   files and binary files (as ripgrep).
 
     -r, --recursive       search directories (no FILE: the current one)
     -e QUERY, -f FILE     several queries, found in one pass
+    -E, -P                QUERY is a regular expression (PCRE2), letters folded
     -w, -x                whole words only, whole lines only
     -v                    select the lines without a match
     -c, --count-matches   count matching lines, count matches
@@ -39,7 +40,7 @@ let shortUsage = """
         --hidden          also search hidden files
         --files           list the files that would be searched, search nothing
     -j NUM                search NUM files at a time
-    -i, -F                accepted: case is always ignored, queries are text
+    -i, -F                accepted: case is always ignored; -F: plain text
         --help-all        every option, in detail
     -V, --version         print the version
 

@@ -16,6 +16,8 @@ struct ReadmeAppExampleTests {
     #expect(
       passage.ansiString(highlighting: "cafe")
         == "El \u{1B}[7mcafé\u{1B}[27m de la mañana. Un \u{1B}[7mCAFE\u{1B}[27m largo.")
+    let terms = FoldedQuerySet(["cafe", "manana"])
+    #expect(passage.byteMatches(of: terms).map(\.queryIndex) == [0, 1, 0])
 
     var session = FindSession(text: "Straße, STRASSE, strasse")
     session.query = "strasse"
@@ -30,6 +32,7 @@ struct ReadmeAppExampleTests {
 
     let index = FoldIndex(["Réseau privé (VPN)", "Wi-Fi", "Avpx", "Économie d'énergie"])
     #expect(index.search("vp", options: .wordStart).map(\.record) == [0])
+    #expect(index.search(allTerms: "vpn priv").first?.record == 0)
     let ranges = index.search("reseau").first?.ranges ?? []
     #expect(ranges.map { String(index.records[0][$0]) } == ["Réseau"])
     #expect(index.search("reseau").first?.firstRange == ranges.first)
