@@ -109,8 +109,11 @@ struct ConcurrencyTests {
   /// The parallel fold (inputs of 8 MiB and more) on a hostile mix whose
   /// piece cuts fall among marks, expansions and ill-formed bytes: identical
   /// to the sequential fold, and race-free under TSan. Its bound is on the
-  /// wall clock (the fold runs on several threads): 8.0 s of 30 s in a debug
-  /// build while the rest of the reliability suite ran beside it.
+  /// wall clock (the fold runs on several threads), so other tests and
+  /// processes on the cores count too: it is a guard against a hang or a
+  /// superlinear piece (about 8 s in a debug build beside the rest of the
+  /// reliability suite, 31 s with the machine at load 15), not a speed
+  /// check; the linear bounds on one thread are in PathologicalTests.
   @Test("Parallel fold of 8 MiB of hostile text equals the sequential fold")
   func parallelFold() {
     let unit: [UInt8] =
@@ -120,7 +123,7 @@ struct ConcurrencyTests {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(FoldedText.parallelThreshold + unit.count)
     while bytes.count <= FoldedText.parallelThreshold { bytes += unit }
-    let (parallel, sequential) = Bound.within(Bound.seconds(30), "two folds of 8 MiB") {
+    let (parallel, sequential) = Bound.within(Bound.seconds(120), "two folds of 8 MiB") {
       (
         FoldedText(utf8: bytes, parallelism: .threads(4)),
         FoldedText(utf8: bytes, parallelism: .sequential)
@@ -136,7 +139,8 @@ struct ConcurrencyTests {
   }
 
   /// The one-shot search of 8 MiB and more scans one piece per thread:
-  /// the same ranges as the whole fold, and race-free under TSan.
+  /// the same ranges as the whole fold, and race-free under TSan (the wall
+  /// clock bound is a hang guard, as above).
   @Test("Parallel one-shot search of 8 MiB equals the whole fold")
   func parallelOneShot() {
     let unit = "Straße ﬃ 한국 e\u{301}\u{301} İ ΐ ǰ 👍🏻 zèbre Zebra документ ДОКУМЕНТ abab "
@@ -145,7 +149,7 @@ struct ConcurrencyTests {
     while text.utf8.count <= FoldedText.parallelThreshold { text += unit }
     let whole = FoldedText(text, parallelism: .sequential)
     for query in ["strasse", "zebre", "документ", "ababs", "e", "bab"] {
-      let (parallel, sequential) = Bound.within(Bound.seconds(30), "one-shot \(query) twice") {
+      let (parallel, sequential) = Bound.within(Bound.seconds(120), "one-shot \(query) twice") {
         (
           text.foldedByteRanges(of: query, parallelism: .threads(4)),
           text.foldedByteRanges(of: query, parallelism: .sequential)
