@@ -1,30 +1,8 @@
-import Foundation
 import _FoldSearchTestSupport
 
-// Entry point of the FuzzDifferential libFuzzer target.
-//
-// Built with `-sanitize=fuzzer,address -DFUZZING`, `main` hands control to
-// libFuzzer's driver (`LLVMFuzzerRunDriver`), which calls
-// `LLVMFuzzerTestOneInput` with each generated input. Built normally, it
-// replays the inputs named on the command line (files, or directories of
-// files) through the same checks, so `swift build` of the package keeps
-// working and a crash input can be re-run in a debugger:
-//
-//     swift run FuzzDifferential Fuzz/seeds/FuzzDifferential crash-1234
-//
-// See Fuzz/README.md.
-
-#if FUZZING
-  /// libFuzzer's driver for programs with their own `main`
-  /// (compiler-rt/lib/fuzzer/FuzzerInterface.h).
-  // swift-format-ignore: AlwaysUseLowerCamelCase
-  @_silgen_name("LLVMFuzzerRunDriver")
-  func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-  ) -> Int32
-#endif
+// Entry point of the FuzzDifferential libFuzzer target: FuzzEntry runs libFuzzer's
+// driver (built with -DFUZZING) or replays the inputs named on the command
+// line. See Fuzz/README.md.
 
 /// libFuzzer's per-input callback.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -37,21 +15,9 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 @main
 enum FuzzDifferentialMain {
   static func main() {
-    #if FUZZING
-      var argc = CommandLine.argc
-      var argv = CommandLine.unsafeArgv
-      let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        fuzzTestOneInput(data, size)
-      }
-      exit(status)
-    #else
-      let paths = Array(CommandLine.arguments.dropFirst())
-      if paths.isEmpty || paths.contains("-h") || paths.contains("--help") {
-        print("usage: FuzzDifferential FILE-OR-DIRECTORY... (replays inputs; see Fuzz/README.md)")
-        exit(paths.isEmpty ? 2 : 0)
-      }
-      let replayed = FuzzReplay.run(paths) { DifferentialHarness.check($0) }
-      print("FuzzDifferential: \(replayed) inputs replayed, all checks passed")
-    #endif
+    FuzzEntry.main(target: "FuzzDifferential", check: { DifferentialHarness.check($0) }) {
+      data, size in
+      fuzzTestOneInput(data, size)
+    }
   }
 }

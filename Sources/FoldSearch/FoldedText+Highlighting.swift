@@ -35,12 +35,21 @@ extension FoldedText {
     _ text: String, highlighting ranges: [Range<String.Index>], style: ANSIHighlightStyle,
     current: Int? = nil, currentStyle: ANSIHighlightStyle = .boldYellowBackground
   ) -> String {
+    ansiString(text, highlighting: ranges) { $0 == current ? currentStyle : style }
+  }
+
+  /// `text` with each of `ranges` (ascending, not overlapping) wrapped in the
+  /// style `styleOf` gives for its index.
+  static func ansiString(
+    _ text: String, highlighting ranges: [Range<String.Index>],
+    styleOf: (_ index: Int) -> ANSIHighlightStyle
+  ) -> String {
     var result = ""
-    result.reserveCapacity(text.utf8.count + ranges.count * 12)
+    result.reserveCapacity(text.utf8.count + ranges.count * 14)
     var cursor = text.startIndex
     for (index, range) in ranges.enumerated() {
       result += text[cursor..<range.lowerBound]
-      let style = index == current ? currentStyle : style
+      let style = styleOf(index)
       result += style.start
       result += text[range]
       result += style.end

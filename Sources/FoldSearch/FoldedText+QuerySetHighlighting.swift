@@ -18,19 +18,9 @@ extension FoldedText {
   ) -> String {
     let found = matches(of: set, options: options)
     guard !styles.isEmpty else { return text }
-    var result = ""
-    result.reserveCapacity(text.utf8.count + found.count * 14)
-    var cursor = text.startIndex
-    for (range, query) in found {
-      let style = styles[query % styles.count]
-      result += text[cursor..<range.lowerBound]
-      result += style.start
-      result += text[range]
-      result += style.end
-      cursor = range.upperBound
+    return Self.ansiString(text, highlighting: found.map(\.range)) {
+      styles[found[$0].queryIndex % styles.count]
     }
-    result += text[cursor...]
-    return result
   }
 
   /// The text as HTML with each match of `set` in a `<mark>` element that
