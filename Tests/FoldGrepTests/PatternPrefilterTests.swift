@@ -1,4 +1,5 @@
 import FoldSearch
+import FoldSearchPattern
 import Testing
 import _FoldSearchTestSupport
 
@@ -14,6 +15,11 @@ struct PatternPrefilterTests {
     "cafe", "caf[eé]", "stra.e", "strasse", "sse", "ssa", "fin", "ffin", "fine\\b", "tres?",
     "eta+", "été", "Éte", "nees", "Fine|x", "abc\\K", "est.", "tes", "cafe\u{301}", "ﬁne",
     "stras.e", "caf.ss", "straf.",
+    // Required literals after the start, per alternative, after groups.
+    "[eé]tres", "\\bstra(ss|ß)e", ".sse", ".ssa", "x*fine", "(a|b)?cafe", "a?ffin", "[sß]sen",
+    ".ﬁne", "\\s?rest\\b", "caf(e|é)s? tres", "fin|tres|sse", "cafe|xfine", "cafe|(x)",
+    "(?:caf)e|stra", "a(?#c)bfi(?:nes)?", "(?i)stre", "tre(s)?caf", "e{0}crest", "e\\Qstr\\E?a",
+    "bi?ten", "n\\x{E9}e", "(x|y)?ssen|ffi", "cafe\\b", "[^a]ssi", "\\w+ssi\\w*",
   ]
 
   @Test func sameMatchesWithAndWithoutPrefilter() throws {
@@ -38,12 +44,15 @@ struct PatternPrefilterTests {
         #expect(with == without, "\(pattern) in \(text.debugDescription)")
       }
     }
-    #expect(prefiltered >= 10)
+    #expect(prefiltered >= 25)
     // A literal ending in the first part of some character's fold is cut
     // back: "stras" can end inside "ß" (its fold "ss") where "stras.e"
     // matches "Straße", and the one-shot search of "stras" would not report
     // it; "stra" is searched instead.
-    for pattern in ["ss.e", "sf.", "Fine|x", "abc\\K"] {
+    for pattern in [
+      "ss.e", "sf.", "Fine|x", "abc\\K", "cafe|(x)", "(cafe)", "(?=cafe)", "a?b?c?",
+      "e{0}cr",
+    ] {
       let matcher = try PatternMatcher(
         queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
       #expect(matcher.prefilter == nil, "\(pattern)")
@@ -52,5 +61,60 @@ struct PatternPrefilterTests {
       queries: ["stras.e"], wholeWords: false, wholeLines: false, profile: .foundation)
     var error: (offset: Int, message: String)? = nil
     #expect(street.ranges(in: Array("Straße\n".utf8), error: &error) == [0..<7])
+  }
+
+  /// The literals chosen for a pattern: per top-level alternative, the
+  /// longest run outside groups and quantifiers, cut to whole characters.
+  @Test(arguments: [
+    ("funci[oó]n|configuraci[oó]n|conexi[oó]n", ["funci", "configuraci", "conexi"]),
+    ("[oó]funci[oó]n|\\bstras?|^conexi", ["unci", "str", "conexi"]),
+    ("pr[eé]f[eé]rences?", ["rence"]),
+    ("n[uú]mero \\d+", ["mero"]),
+    ("configura[cç][aã]o", ["configur"]),
+    ("\\b[eé]cran", ["cran"]),
+    ("\\bstra(ss|ß)e\\b", ["str"]),
+    ("x(abcdef)?yzw(é|e)cafes?", ["cafe"]),
+    ("ss.ssesss", ["e"]),
+  ])
+  func chosenLiterals(pattern: String, literals: [String]) throws {
+    let compiled = try FoldedPattern(pattern, profile: .foundation, options: .multiline)
+    let chosen = PatternMatcher.literals(for: compiled).map {
+      String(String.UnicodeScalarView($0))
+    }
+    #expect(chosen == literals)
+    let matcher = try PatternMatcher(
+      queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
+    #expect((matcher.prefilter != nil) == literals.allSatisfy { $0.count >= 3 })
+  }
+
+  /// The differential test catches a wrong literal: a literal some matches
+  /// do not contain (one inside an optional group, or one of two
+  /// alternatives only) loses lines, and the comparison sees it.
+  @Test func wrongLiteralIsCaught() throws {
+    let cases: [(pattern: String, wrong: String, text: String)] = [
+      ("caf(ett)?e", "ett", "cafe\n"),
+      ("funcion|conexion", "funcion", "CONEXIÓN\n"),
+      ("(caf|th)e", "cafe", "THE\n"),
+      // Uncut, "sse" would start inside ß's fold, where the one-shot
+      // search reports nothing.
+      (".sse", "sse", "ßse\n"),
+    ]
+    for (pattern, wrong, text) in cases {
+      var matcher = try PatternMatcher(
+        queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
+      var plain = matcher
+      plain.prefilter = nil
+      matcher.prefilter = [
+        try #require(
+          FoldedQuery(wrong, table: FoldTable.shared).flatMap {
+            OneShotSearch($0, table: FoldTable.shared)
+          })
+      ]
+      var error: (offset: Int, message: String)? = nil
+      let bytes = Array(text.utf8)
+      let without = plain.ranges(in: bytes, error: &error)
+      #expect(!without.isEmpty, "\(pattern)")
+      #expect(matcher.ranges(in: bytes, error: &error) != without, "\(pattern) with \(wrong)")
+    }
   }
 }
