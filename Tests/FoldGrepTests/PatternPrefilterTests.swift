@@ -8,7 +8,9 @@ import _FoldSearchTestSupport
 /// foldgrep -E's prefilter (the one-shot search of a pattern's leading
 /// literal, before any fold) never loses a line: the same matches with it
 /// as without, on random accented lines full of expansions (ß → ss,
-/// ﬁ → fi, ﬃ → ffi) and combining marks.
+/// ﬁ → fi, ﬃ → ffi) and combining marks, and on lines of which a few hold
+/// words the patterns' literals find (so that the prefilter, not the
+/// whole fold it falls back to when candidates are dense, decides).
 @Suite("foldgrep -E prefilter")
 struct PatternPrefilterTests {
   static let patterns = [
@@ -28,23 +30,49 @@ struct PatternPrefilterTests {
       "a", "e", "é", "E\u{301}", "s", "S", "ß", "ẞ", "f", "ﬁ", "ﬃ", "i", "n", "t", "c", "r", " ",
       "\u{301}", "\n", "É", "b", "x",
     ]
+    let words = [
+      "café", "CAFÉ", "cafe\u{301}s", "très", "TRES", "Straße", "STRASSE", "ﬁne", "eﬃn", "crest",
+      "ssen", "ßen", "xﬁne", "bten", "n\u{E9}e", "abﬁnes", "ressi", "Étés", "stre",
+    ]
+    let letters = pieces.filter { $0 != "\n" }
+    func piece(_ from: [String]) -> String { from[Int(rng.next() % UInt64(from.count))] }
     var prefiltered = 0
+    var decided = 0
     for pattern in Self.patterns {
       let matcher = try PatternMatcher(
         queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
       if matcher.prefilter != nil { prefiltered += 1 }
       var plain = matcher
       plain.prefilter = nil
-      for _ in 0..<60 {
-        let text = (0..<400).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+      for round in 0..<60 {
+        let text =
+          round.isMultiple(of: 2)
+          ? (0..<400).map { _ in piece(pieces) }.joined()
+          : (0..<40).map { _ in
+            let word = rng.next() % 6 == 0 ? piece(words) : ""
+            return (0..<6).map { _ in piece(letters) }.joined() + word
+              + (0..<6).map { _ in piece(letters) }.joined()
+          }.joined(separator: "\n")
         let bytes = Array(text.utf8)
         var error: (offset: Int, message: String)? = nil
         let with = matcher.ranges(in: bytes, error: &error)
         let without = plain.ranges(in: bytes, error: &error)
         #expect(with == without, "\(pattern) in \(text.debugDescription)")
+        if let searches = matcher.prefilter, !without.isEmpty,
+          bytes.withUnsafeBufferPointer({ buffer in
+            PatternMatcher.candidateLines(
+              searches.flatMap { $0.byteRanges(in: buffer) }.sorted {
+                $0.lowerBound < $1.lowerBound
+              }, buffer) != nil
+          })
+        {
+          decided += 1
+        }
       }
     }
     #expect(prefiltered >= 25)
+    // Texts where the prefilter chose the lines and some matched.
+    #expect(decided >= 300, "\(decided)")
     // A literal ending in the first part of some character's fold is cut
     // back: "stras" can end inside "ß" (its fold "ss") where "stras.e"
     // matches "Straße", and the one-shot search of "stras" would not report
