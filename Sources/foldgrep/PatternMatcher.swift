@@ -174,15 +174,46 @@ struct PatternMatcher: Sendable {
         return Self.candidateLines(hits, buffer)
       })
     {
-      var result: [Range<Int>] = []
-      for line in lines {
-        for range in wholeFoldRanges(Array(bytes[line]), error: &error, shift: line.lowerBound) {
-          result.append(range)
-        }
-      }
-      return result
+      return candidateRanges(lines, in: bytes, error: &error)
     }
     return wholeFoldRanges(bytes, error: &error, shift: 0)
+  }
+
+  /// ``ranges(in:error:)`` over `lines` of `bytes` only: they are joined
+  /// (each still a whole line) and folded and matched at once, as one
+  /// chunk, so that each line does not pay for a fold and a match session
+  /// of its own; the ranges are then moved back to `bytes`.
+  private func candidateRanges(
+    _ lines: [Range<Int>], in bytes: [UInt8], error: inout (offset: Int, message: String)?
+  ) -> [Range<Int>] {
+    guard !lines.isEmpty else { return [] }
+    var joined: [UInt8] = []
+    joined.reserveCapacity(lines.reduce(0) { $0 + $1.count + 1 })
+    var starts: [Int] = []  // each line's start in `joined`
+    for line in lines {
+      starts.append(joined.count)
+      joined += bytes[line]
+      joined.append(0x0A)
+    }
+    // The original offset of `offset` in `joined` (a line's inside or end).
+    func original(_ offset: Int) -> Int {
+      var low = 0
+      var high = starts.count - 1
+      while low < high {
+        let mid = (low + high + 1) / 2
+        if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+      }
+      return offset - starts[low] + lines[low].lowerBound
+    }
+    var joinedError: (offset: Int, message: String)? = nil
+    let found = wholeFoldRanges(joined, error: &joinedError, shift: 0)
+    if error == nil, let joinedError {
+      error = (original(joinedError.offset), joinedError.message)
+    }
+    return found.map { range in
+      let start = original(range.lowerBound)
+      return start..<(start + range.count)
+    }
   }
 
   /// The lines (without their '\n') holding `hits`, nil when they are
