@@ -127,30 +127,32 @@ struct PatternMatcher: Sendable {
   /// Every character that is some character's fold's non-initial part
   /// under the `foundation` profile (s of ß → ss, i of ﬁ → fi, the jamo
   /// of Hangul syllables but their first).
-  static let foldNonInitials: Set<Unicode.Scalar> = foldParts { $0.dropFirst() }
+  static var foldNonInitials: Set<Unicode.Scalar> { foldParts.nonInitials }
 
   /// Every character that is some character's fold's non-final part under
   /// the `foundation` profile (s of ß → ss, f of ﬁ → fi, the jamo of
   /// Hangul syllables but their last).
-  static let foldInteriors: Set<Unicode.Scalar> = foldParts { $0.dropLast() }
+  static var foldInteriors: Set<Unicode.Scalar> { foldParts.interiors }
 
-  /// The union of `part` of every multi-character fold under the
-  /// `foundation` profile.
-  static func foldParts(_ part: ([Unicode.Scalar]) -> ArraySlice<Unicode.Scalar>)
-    -> Set<Unicode.Scalar>
-  {
+  /// The non-final and the non-initial parts of every multi-character
+  /// fold under the `foundation` profile, found in one pass.
+  static let foldParts: (interiors: Set<Unicode.Scalar>, nonInitials: Set<Unicode.Scalar>) = {
     var interiors = Set<Unicode.Scalar>()
+    var nonInitials = Set<Unicode.Scalar>()
     for range in UnicodeData.foldCandidateRanges {
       for value in range {
         guard let scalar = Unicode.Scalar(value) else { continue }
         let bytes = Array(String(scalar).utf8)
         let folded = bytes.withUnsafeBufferPointer { FoldedText.fold($0).folded }
         let scalars = Array(String(decoding: folded, as: UTF8.self).unicodeScalars)
-        if scalars.count > 1 { interiors.formUnion(part(scalars)) }
+        if scalars.count > 1 {
+          interiors.formUnion(scalars.dropLast())
+          nonInitials.formUnion(scalars.dropFirst())
+        }
       }
     }
-    return interiors
-  }
+    return (interiors, nonInitials)
+  }()
 
   /// The matches in `bytes`, a chunk of whole lines (original offsets),
   /// leftmost first in each line, never overlapping, found as GNU grep's
