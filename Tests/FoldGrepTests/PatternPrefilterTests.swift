@@ -5,8 +5,8 @@ import _FoldSearchTestSupport
 
 @testable import foldgrep
 
-/// foldgrep -E's prefilter (the one-shot search of a pattern's leading
-/// literal, before any fold) never loses a line: the same matches with it
+/// foldgrep -E's prefilter (one-shot searches of literals every match of
+/// an alternative holds, before any fold) never loses a line: the same matches with it
 /// as without, on random accented lines full of expansions (ß → ss,
 /// ﬁ → fi, ﬃ → ffi) and combining marks, and on lines of which a few hold
 /// words the patterns' literals find (so that the prefilter, not the
@@ -144,5 +144,31 @@ struct PatternPrefilterTests {
       #expect(!without.isEmpty, "\(pattern)")
       #expect(matcher.ranges(in: bytes, error: &error) != without, "\(pattern) with \(wrong)")
     }
+  }
+
+  /// The folder's top-level runs: group depth through every kind of
+  /// parenthesis (comments, option settings and calls open no group;
+  /// conditions, named groups and lookarounds do), one list per top-level
+  /// alternative, nil with `\K`, a verb or a lookaround.
+  @Test(
+    arguments: [
+      ("ab(?#c)cd", [["ab", "cd"]]),
+      ("(?i)abc(?:de)fg", [["abc", "fg"]]),
+      ("(?<n>xy)zz(?P>n)ww(?1)vv", [["zz", "ww", "vv"]]),
+      ("(x)(?(1)ab|cd)ef|gh", [["ef"], ["gh"]]),
+      ("(?(?=x)ab|cd)ef", nil),
+      ("a\\Qb.c\\E(d|e)f?g", [["ab.c", "g"]]),
+      ("Straße|(x|y)z", [["strasse"], ["z"]]),
+      ("ab\\Kcd", nil),
+      ("ab(*ACCEPT)cd", nil),
+      ("ab(?=c)de", nil),
+      ("^\\bcafé$", [["cafe"]]),
+    ] as [(String, [[String]]?)])
+  func topLevelRuns(pattern: String, runs: [[String]]?) throws {
+    let compiled = try FoldedPattern(pattern, profile: .foundation, options: .multiline)
+    let found = compiled.requiredRuns?.map {
+      $0.map { String(String.UnicodeScalarView($0.scalars)) }
+    }
+    #expect(found == runs)
   }
 }
