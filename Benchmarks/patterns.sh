@@ -9,6 +9,8 @@
 #   Benchmarks/patterns.sh                  # Corpus/large/latin.txt (Corpus/README.md)
 #   CORPUS=file Benchmarks/patterns.sh      # another file
 #   RUNS=10 Benchmarks/patterns.sh          # hyperfine runs per command (default 5)
+#   BASELINE=path Benchmarks/patterns.sh    # also time another foldgrep build
+#                                           # (e.g. before a change), side by side
 #
 # Without Corpus/large/latin.txt (Corpus/build-large.sh builds it), a stand-in
 # is built from the committed Latin samples (Corpus/sample/{en,es,fr,de,pt,pl,
@@ -64,11 +66,15 @@ commands=()
 for k in "${!FOLDED[@]}"; do
   folded=${FOLDED[$k]}
   spelled=${SPELLED[$k]}
-  printf '%s | %s | %s | %s\n' "$folded" \
+  printf '%s | %s | %s | %s%s\n' "$folded" \
     "$("$FOLDGREP" -E -c -e "$folded" "$CORPUS" || true)" \
     "$(rg -i -c -e "$spelled" "$CORPUS" || true)" \
-    "$(grep -i -P -c -e "$spelled" "$CORPUS" || true)"
+    "$(grep -i -P -c -e "$spelled" "$CORPUS" || true)" \
+    "${BASELINE:+ | baseline $("$BASELINE" -E -c -e "$folded" "$CORPUS" || true)}"
   commands+=(-n "foldgrep -E $folded" "$FOLDGREP -E -c -e $(q "$folded") $CORPUS")
+  if [ -n "${BASELINE:-}" ]; then
+    commands+=(-n "baseline -E $folded" "$BASELINE -E -c -e $(q "$folded") $CORPUS")
+  fi
   commands+=(-n "rg -i $spelled" "rg -i -c -e $(q "$spelled") $CORPUS")
   commands+=(-n "grep -i -P $spelled" "grep -i -P -c -e $(q "$spelled") $CORPUS")
 done

@@ -47,6 +47,10 @@ public struct FoldedPattern: Sendable {
   /// The folded literal every match starts with; empty when the folder
   /// cannot tell one (see `PatternFolder.leadingLiteral`).
   package let leadingLiteral: [Unicode.Scalar]
+  /// Per top-level alternative, the folded literal runs every match of it
+  /// contains; nil when the folder cannot tell (see
+  /// `PatternFolder.topLevelRuns`).
+  package let requiredRuns: [[RequiredRun]]?
   let code: Code
 
   /// Options of a pattern.
@@ -91,6 +95,7 @@ public struct FoldedPattern: Sendable {
     foldedPattern = String(decoding: folder.output, as: UTF8.self)
     isLineLocal = folder.isLineLocal
     leadingLiteral = folder.leadingLiteral
+    requiredRuns = folder.topLevelRuns
     var errorCode: Int32 = 0
     var errorOffset = 0
     let compiled = folder.output.withUnsafeBufferPointer {
@@ -136,6 +141,20 @@ public struct FoldedPattern: Sendable {
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
     deinit { fspcre_code_free(pointer) }
+  }
+}
+
+extension FoldedPattern {
+  /// A folded literal run every match of an alternative contains; the
+  /// alternative's matches start with it when `isLeading`.
+  package struct RequiredRun: Sendable, Equatable {
+    package var scalars: [Unicode.Scalar]
+    package var isLeading: Bool
+
+    package init(scalars: [Unicode.Scalar], isLeading: Bool) {
+      self.scalars = scalars
+      self.isLeading = isLeading
+    }
   }
 }
 

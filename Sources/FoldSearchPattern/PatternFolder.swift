@@ -65,6 +65,21 @@ struct PatternFolder {
   /// anywhere, no `\K`, and the pattern's first construct is that run.
   var leadingLiteral: [Unicode.Scalar] { hasAlternation || resetsStart ? [] : leading }
   private var leading: [Unicode.Scalar] = []
+  /// The folded literal runs written outside any group, not quantified,
+  /// one list per top-level alternative, nil when the folder cannot tell
+  /// them: with `\K` or a verb (`(*ACCEPT)` ends a match early) or a
+  /// lookaround or `\A \z \Z \G` (``isLineLocal`` false). Every match
+  /// of an alternative contains each of its runs: a run outside groups
+  /// and without a quantifier is a step of the alternative's
+  /// concatenation that every match takes.
+  /// `isLeading` tells a run that starts its alternative (after `^` or
+  /// `\b` at most), so starts every match of it.
+  var topLevelRuns: [[FoldedPattern.RequiredRun]]? { resetsStart || !isLineLocal ? nil : branches }
+  private var branches: [[FoldedPattern.RequiredRun]] = [[]]
+  /// The output offset where the current top-level alternative starts.
+  private var branchStart = 0
+  /// How many groups are open at `i`.
+  private var depth = 0
   private var hasAlternation = false
   private var resetsStart = false
 
@@ -159,6 +174,24 @@ struct PatternFolder {
     if !pending.isEmpty {
       let folded = fold(pending.map(\.scalar))
       if output.isEmpty && segments.isEmpty { leading = folded }
+      if depth == 0 {
+        // Only zero-width `^` and `\b` before it in its alternative.
+        var k = branchStart
+        while k < output.count {
+          if output[k] == UInt8(ascii: "^") {
+            k += 1
+          } else if output[k] == UInt8(ascii: "\\"), k + 1 < output.count,
+            output[k + 1] == UInt8(ascii: "b")
+          {
+            k += 2
+          } else {
+            break
+          }
+        }
+        let isLeading = k == output.count
+        branches[branches.count - 1].append(
+          FoldedPattern.RequiredRun(scalars: folded, isLeading: isLeading))
+      }
       mark(pending[0].index, verbatim: false)
       for scalar in folded { emit(Self.literal(scalar)) }
       pending = []
@@ -232,11 +265,24 @@ struct PatternFolder {
         try characterClass()
       case "(":
         try flush()
+        let start = i
         try group()
+        // A group opens unless the construct ended with its ")" (a
+        // comment, an option setting, a call, a verb); a condition
+        // `(?(1)…` ends its condition with ")" and opens the group.
+        let isCondition =
+          start + 2 < scalars.count && scalars[start + 1] == "?"
+          && scalars[start + 2] == "("
+        if scalars[i - 1] != ")" || isCondition { depth += 1 }
       case ")", "|", "^", "$", ".":
         try flush()
         if c == "|" { hasAlternation = true }
+        if c == ")" { depth = max(0, depth - 1) }
         copy(i, i + 1)
+        if c == "|" && depth == 0 {
+          branches.append([])
+          branchStart = output.count
+        }
         i += 1
       case "*", "+", "?":
         try flush()

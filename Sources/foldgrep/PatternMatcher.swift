@@ -18,9 +18,11 @@ import FoldSearchPattern
 struct PatternMatcher: Sendable {
   let pattern: FoldedPattern
   let profile: FoldProfile
-  /// A fixed-string search that finds every line a match can be in, run
-  /// over the raw bytes before anything is folded (see ``prefilter(for:)``).
-  var prefilter: OneShotSearch?
+  /// Fixed-string searches that together find every line a match can be
+  /// in, run over the raw bytes before anything is folded (see
+  /// ``prefilter(for:)``); a line is a candidate when any of them finds
+  /// something in it.
+  var prefilter: [OneShotSearch]?
 
   /// Several queries are alternatives, `(?:q1)|(?:q2)`, their groups
   /// numbered in order; -w wraps them in `(?<!\w)(?:…)(?!\w)` and -x in
@@ -47,49 +49,109 @@ struct PatternMatcher: Sendable {
     prefilter = queries.count == 1 ? Self.prefilter(for: inner) : nil
   }
 
-  /// The one-shot search of the literal every match of `pattern` starts
-  /// with, when a line holding a match surely holds a match of it too.
+  /// One-shot searches of literals such that a line holding a match of
+  /// `pattern` holds an occurrence of one of them, nil when there are none
+  /// worth searching.
   ///
-  /// The one-shot (fixed-string) search reports only occurrences that
-  /// start and end on whole characters (never "s" inside "ß"). A pattern
-  /// match starts on one, so the literal's occurrence in it does too; it
-  /// also ends on one unless its last character is the first part of some
-  /// character's fold (s in ß → ss, f in ﬁ → fi): the literal is cut back
-  /// to its last character that is not, nor whitespace (which a query's
-  /// trimming would drop); one shorter than three characters (no gain), or
-  /// starting with whitespace, gets no prefilter. The
+  /// The literals: for each top-level alternative of the pattern, the
+  /// longest of the folded literal runs every match of it contains (a run
+  /// outside groups and quantifiers, ``FoldedPattern/requiredRuns``; the
+  /// leading run when only that is known). A line holding a match holds
+  /// the fold of that run at some folded offsets `p..<q` inside the
+  /// match. The one-shot (fixed-string) search reports only occurrences
+  /// that start and end on whole characters (never "s" inside "ß"): so
+  /// `p` must be a character's fold's start, which holds when the run's
+  /// first character is no character's fold's non-initial part (the s of
+  /// ß → ss may be one, the i of ﬁ → fi too), and `q` a fold's end, which
+  /// holds when its last character is no fold's non-final part (s, f).
+  /// Each run is cut down, from the front and the back, to the part
+  /// between such characters, not whitespace either (which a query's
+  /// trimming would drop); the occurrence of the cut run lies inside the
+  /// run's, on whole characters. A cut run shorter than three characters
+  /// (no gain) in any alternative means no prefilter. The one-shot
+  /// search's matches never overlap, but an occurrence it skips overlaps
+  /// one it reports, in the same line (a literal holds no line end). The
   /// `foundation` profile only (the one-shot search's; its folds do not
   /// depend on the characters around).
-  static func prefilter(for pattern: FoldedPattern) -> OneShotSearch? {
-    var literal = pattern.leadingLiteral
-    // Cut back to the last character that ends a fold wherever it appears
-    // ("configura" → "configur": a can start the fold of ẚ, "aʾ").
+  static func prefilter(for pattern: FoldedPattern) -> [OneShotSearch]? {
+    guard pattern.profile == .foundation else { return nil }
+    var searches: [OneShotSearch] = []
+    for best in literals(for: pattern) {
+      let text = String(String.UnicodeScalarView(best))
+      guard best.count >= 3, let query = FoldedQuery(text, table: FoldTable.shared),
+        query.folded.elementsEqual(text.utf8),
+        let search = OneShotSearch(query, table: FoldTable.shared)
+      else { return nil }
+      searches.append(search)
+    }
+    return searches.isEmpty ? nil : searches
+  }
+
+  /// Per top-level alternative of `pattern`, the longest of its required
+  /// runs cut by ``searchable(_:)`` (see ``prefilter(for:)``).
+  static func literals(for pattern: FoldedPattern) -> [[Unicode.Scalar]] {
+    let alternatives =
+      pattern.requiredRuns ?? [[.init(scalars: pattern.leadingLiteral, isLeading: true)]]
+    return alternatives.map { runs in
+      runs.map { searchable($0.scalars, isLeading: $0.isLeading) }.max { $0.count < $1.count }
+        ?? []
+    }
+  }
+
+  /// `run` cut down to what the one-shot search finds wherever the run's
+  /// fold lies on a match's folded bytes (see ``prefilter(for:)``): from
+  /// its first character that starts every fold it appears in to its last
+  /// that ends every fold it appears in, neither whitespace; empty when
+  /// it holds a line end. A leading run (`isLeading`: every match starts
+  /// with it, and a match starts on a whole character) keeps its first
+  /// character, and is empty when that is whitespace.
+  static func searchable(_ run: [Unicode.Scalar], isLeading: Bool) -> [Unicode.Scalar] {
+    guard !run.contains("\n") else { return [] }
+    var literal = run[...]
     while let last = literal.last, foldInteriors.contains(last) || FoldedQuery.isTrimmed(last) {
       literal.removeLast()
     }
-    guard pattern.profile == .foundation, literal.count >= 3, let first = literal.first,
-      !FoldedQuery.isTrimmed(first), !literal.contains("\n"),
-      let query = FoldedQuery(String(String.UnicodeScalarView(literal)), table: FoldTable.shared),
-      query.folded.elementsEqual(String(String.UnicodeScalarView(literal)).utf8)
-    else { return nil }
-    return OneShotSearch(query, table: FoldTable.shared)
+    if isLeading {
+      // A match starts on a whole character: so does its leading run.
+      if let first = literal.first, FoldedQuery.isTrimmed(first) { return [] }
+    } else {
+      while let first = literal.first,
+        foldNonInitials.contains(first) || FoldedQuery.isTrimmed(first)
+      {
+        literal.removeFirst()
+      }
+    }
+    return Array(literal)
   }
+
+  /// Every character that is some character's fold's non-initial part
+  /// under the `foundation` profile (s of ß → ss, i of ﬁ → fi, the jamo
+  /// of Hangul syllables but their first).
+  static var foldNonInitials: Set<Unicode.Scalar> { foldParts.nonInitials }
 
   /// Every character that is some character's fold's non-final part under
   /// the `foundation` profile (s of ß → ss, f of ﬁ → fi, the jamo of
   /// Hangul syllables but their last).
-  static let foldInteriors: Set<Unicode.Scalar> = {
+  static var foldInteriors: Set<Unicode.Scalar> { foldParts.interiors }
+
+  /// The non-final and the non-initial parts of every multi-character
+  /// fold under the `foundation` profile, found in one pass.
+  static let foldParts: (interiors: Set<Unicode.Scalar>, nonInitials: Set<Unicode.Scalar>) = {
     var interiors = Set<Unicode.Scalar>()
+    var nonInitials = Set<Unicode.Scalar>()
     for range in UnicodeData.foldCandidateRanges {
       for value in range {
         guard let scalar = Unicode.Scalar(value) else { continue }
         let bytes = Array(String(scalar).utf8)
         let folded = bytes.withUnsafeBufferPointer { FoldedText.fold($0).folded }
         let scalars = Array(String(decoding: folded, as: UTF8.self).unicodeScalars)
-        if scalars.count > 1 { interiors.formUnion(scalars.dropLast()) }
+        if scalars.count > 1 {
+          interiors.formUnion(scalars.dropLast())
+          nonInitials.formUnion(scalars.dropFirst())
+        }
       }
     }
-    return interiors
+    return (interiors, nonInitials)
   }()
 
   /// The matches in `bytes`, a chunk of whole lines (original offsets),
@@ -107,18 +169,53 @@ struct PatternMatcher: Sendable {
       let lines = bytes.withUnsafeBufferPointer({ buffer -> [Range<Int>]? in
         guard UTF8Validation.isValid(buffer) else { return nil }
         // SAFETY: validated just above.
-        return Self.candidateLines(prefilter.byteRanges(in: buffer), buffer)
+        let hits =
+          prefilter.count == 1
+          ? prefilter[0].byteRanges(in: buffer)
+          : prefilter.flatMap { $0.byteRanges(in: buffer) }.sorted { $0.lowerBound < $1.lowerBound }
+        return Self.candidateLines(hits, buffer)
       })
     {
-      var result: [Range<Int>] = []
-      for line in lines {
-        for range in wholeFoldRanges(Array(bytes[line]), error: &error, shift: line.lowerBound) {
-          result.append(range)
-        }
-      }
-      return result
+      return candidateRanges(lines, in: bytes, error: &error)
     }
     return wholeFoldRanges(bytes, error: &error, shift: 0)
+  }
+
+  /// ``ranges(in:error:)`` over `lines` of `bytes` only: they are joined
+  /// (each still a whole line) and folded and matched at once, as one
+  /// chunk, so that each line does not pay for a fold and a match session
+  /// of its own; the ranges are then moved back to `bytes`.
+  private func candidateRanges(
+    _ lines: [Range<Int>], in bytes: [UInt8], error: inout (offset: Int, message: String)?
+  ) -> [Range<Int>] {
+    guard !lines.isEmpty else { return [] }
+    var joined: [UInt8] = []
+    joined.reserveCapacity(lines.reduce(0) { $0 + $1.count + 1 })
+    var starts: [Int] = []  // each line's start in `joined`
+    for line in lines {
+      starts.append(joined.count)
+      joined += bytes[line]
+      joined.append(0x0A)
+    }
+    // The original offset of `offset` in `joined` (a line's inside or end).
+    func original(_ offset: Int) -> Int {
+      var low = 0
+      var high = starts.count - 1
+      while low < high {
+        let mid = (low + high + 1) / 2
+        if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+      }
+      return offset - starts[low] + lines[low].lowerBound
+    }
+    var joinedError: (offset: Int, message: String)? = nil
+    let found = wholeFoldRanges(joined, error: &joinedError, shift: 0)
+    if error == nil, let joinedError {
+      error = (original(joinedError.offset), joinedError.message)
+    }
+    return found.map { range in
+      let start = original(range.lowerBound)
+      return start..<(start + range.count)
+    }
   }
 
   /// The lines (without their '\n') holding `hits`, nil when they are

@@ -1,19 +1,27 @@
 import FoldSearch
+import FoldSearchPattern
 import Testing
 import _FoldSearchTestSupport
 
 @testable import foldgrep
 
-/// foldgrep -E's prefilter (the one-shot search of a pattern's leading
-/// literal, before any fold) never loses a line: the same matches with it
+/// foldgrep -E's prefilter (one-shot searches of literals every match of
+/// an alternative holds, before any fold) never loses a line: the same matches with it
 /// as without, on random accented lines full of expansions (ß → ss,
-/// ﬁ → fi, ﬃ → ffi) and combining marks.
+/// ﬁ → fi, ﬃ → ffi) and combining marks, and on lines of which a few hold
+/// words the patterns' literals find (so that the prefilter, not the
+/// whole fold it falls back to when candidates are dense, decides).
 @Suite("foldgrep -E prefilter")
 struct PatternPrefilterTests {
   static let patterns = [
     "cafe", "caf[eé]", "stra.e", "strasse", "sse", "ssa", "fin", "ffin", "fine\\b", "tres?",
     "eta+", "été", "Éte", "nees", "Fine|x", "abc\\K", "est.", "tes", "cafe\u{301}", "ﬁne",
     "stras.e", "caf.ss", "straf.",
+    // Required literals after the start, per alternative, after groups.
+    "[eé]tres", "\\bstra(ss|ß)e", ".sse", ".ssa", "x*fine", "(a|b)?cafe", "a?ffin", "[sß]sen",
+    ".ﬁne", "\\s?rest\\b", "caf(e|é)s? tres", "fin|tres|sse", "cafe|xfine", "cafe|(x)",
+    "(?:caf)e|stra", "a(?#c)bfi(?:nes)?", "(?i)stre", "tre(s)?caf", "e{0}crest", "e\\Qstr\\E?a",
+    "bi?ten", "n\\x{E9}e", "(x|y)?ssen|ffi", "cafe\\b", "[^a]ssi", "\\w+ssi\\w*",
   ]
 
   @Test func sameMatchesWithAndWithoutPrefilter() throws {
@@ -22,28 +30,57 @@ struct PatternPrefilterTests {
       "a", "e", "é", "E\u{301}", "s", "S", "ß", "ẞ", "f", "ﬁ", "ﬃ", "i", "n", "t", "c", "r", " ",
       "\u{301}", "\n", "É", "b", "x",
     ]
+    let words = [
+      "café", "CAFÉ", "cafe\u{301}s", "très", "TRES", "Straße", "STRASSE", "ﬁne", "eﬃn", "crest",
+      "ssen", "ßen", "xﬁne", "bten", "n\u{E9}e", "abﬁnes", "ressi", "Étés", "stre",
+    ]
+    let letters = pieces.filter { $0 != "\n" }
+    func piece(_ from: [String]) -> String { from[Int(rng.next() % UInt64(from.count))] }
     var prefiltered = 0
+    var decided = 0
     for pattern in Self.patterns {
       let matcher = try PatternMatcher(
         queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
       if matcher.prefilter != nil { prefiltered += 1 }
       var plain = matcher
       plain.prefilter = nil
-      for _ in 0..<60 {
-        let text = (0..<400).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+      for round in 0..<60 {
+        let text =
+          round.isMultiple(of: 2)
+          ? (0..<400).map { _ in piece(pieces) }.joined()
+          : (0..<40).map { _ in
+            let word = rng.next() % 6 == 0 ? piece(words) : ""
+            return (0..<6).map { _ in piece(letters) }.joined() + word
+              + (0..<6).map { _ in piece(letters) }.joined()
+          }.joined(separator: "\n")
         let bytes = Array(text.utf8)
         var error: (offset: Int, message: String)? = nil
         let with = matcher.ranges(in: bytes, error: &error)
         let without = plain.ranges(in: bytes, error: &error)
         #expect(with == without, "\(pattern) in \(text.debugDescription)")
+        if let searches = matcher.prefilter, !without.isEmpty,
+          bytes.withUnsafeBufferPointer({ buffer in
+            PatternMatcher.candidateLines(
+              searches.flatMap { $0.byteRanges(in: buffer) }.sorted {
+                $0.lowerBound < $1.lowerBound
+              }, buffer) != nil
+          })
+        {
+          decided += 1
+        }
       }
     }
-    #expect(prefiltered >= 10)
+    #expect(prefiltered >= 25)
+    // Texts where the prefilter chose the lines and some matched.
+    #expect(decided >= 300, "\(decided)")
     // A literal ending in the first part of some character's fold is cut
     // back: "stras" can end inside "ß" (its fold "ss") where "stras.e"
     // matches "Straße", and the one-shot search of "stras" would not report
     // it; "stra" is searched instead.
-    for pattern in ["ss.e", "sf.", "Fine|x", "abc\\K"] {
+    for pattern in [
+      "ss.e", "sf.", "Fine|x", "abc\\K", "cafe|(x)", "(cafe)", "(?=cafe)", "a?b?c?",
+      "e{0}cr",
+    ] {
       let matcher = try PatternMatcher(
         queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
       #expect(matcher.prefilter == nil, "\(pattern)")
@@ -52,5 +89,86 @@ struct PatternPrefilterTests {
       queries: ["stras.e"], wholeWords: false, wholeLines: false, profile: .foundation)
     var error: (offset: Int, message: String)? = nil
     #expect(street.ranges(in: Array("Straße\n".utf8), error: &error) == [0..<7])
+  }
+
+  /// The literals chosen for a pattern: per top-level alternative, the
+  /// longest run outside groups and quantifiers, cut to whole characters.
+  @Test(arguments: [
+    ("funci[oó]n|configuraci[oó]n|conexi[oó]n", ["funci", "configuraci", "conexi"]),
+    ("[oó]funci[oó]n|\\bstras?|^conexi", ["unci", "str", "conexi"]),
+    ("pr[eé]f[eé]rences?", ["rence"]),
+    ("n[uú]mero \\d+", ["mero"]),
+    ("configura[cç][aã]o", ["configur"]),
+    ("\\b[eé]cran", ["cran"]),
+    ("\\bstra(ss|ß)e\\b", ["str"]),
+    ("x(abcdef)?yzw(é|e)cafes?", ["cafe"]),
+    ("ss.ssesss", ["e"]),
+  ])
+  func chosenLiterals(pattern: String, literals: [String]) throws {
+    let compiled = try FoldedPattern(pattern, profile: .foundation, options: .multiline)
+    let chosen = PatternMatcher.literals(for: compiled).map {
+      String(String.UnicodeScalarView($0))
+    }
+    #expect(chosen == literals)
+    let matcher = try PatternMatcher(
+      queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
+    #expect((matcher.prefilter != nil) == literals.allSatisfy { $0.count >= 3 })
+  }
+
+  /// The differential test catches a wrong literal: a literal some matches
+  /// do not contain (one inside an optional group, or one of two
+  /// alternatives only) loses lines, and the comparison sees it.
+  @Test func wrongLiteralIsCaught() throws {
+    let cases: [(pattern: String, wrong: String, text: String)] = [
+      ("caf(ett)?e", "ett", "cafe\n"),
+      ("funcion|conexion", "funcion", "CONEXIÓN\n"),
+      ("(caf|th)e", "cafe", "THE\n"),
+      // Uncut, "sse" would start inside ß's fold, where the one-shot
+      // search reports nothing.
+      (".sse", "sse", "ßse\n"),
+    ]
+    for (pattern, wrong, text) in cases {
+      var matcher = try PatternMatcher(
+        queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
+      var plain = matcher
+      plain.prefilter = nil
+      matcher.prefilter = [
+        try #require(
+          FoldedQuery(wrong, table: FoldTable.shared).flatMap {
+            OneShotSearch($0, table: FoldTable.shared)
+          })
+      ]
+      var error: (offset: Int, message: String)? = nil
+      let bytes = Array(text.utf8)
+      let without = plain.ranges(in: bytes, error: &error)
+      #expect(!without.isEmpty, "\(pattern)")
+      #expect(matcher.ranges(in: bytes, error: &error) != without, "\(pattern) with \(wrong)")
+    }
+  }
+
+  /// The folder's top-level runs: group depth through every kind of
+  /// parenthesis (comments, option settings and calls open no group;
+  /// conditions, named groups and lookarounds do), one list per top-level
+  /// alternative, nil with `\K`, a verb or a lookaround.
+  @Test(
+    arguments: [
+      ("ab(?#c)cd", [["ab", "cd"]]),
+      ("(?i)abc(?:de)fg", [["abc", "fg"]]),
+      ("(?<n>xy)zz(?P>n)ww(?1)vv", [["zz", "ww", "vv"]]),
+      ("(x)(?(1)ab|cd)ef|gh", [["ef"], ["gh"]]),
+      ("(?(?=x)ab|cd)ef", nil),
+      ("a\\Qb.c\\E(d|e)f?g", [["ab.c", "g"]]),
+      ("Straße|(x|y)z", [["strasse"], ["z"]]),
+      ("ab\\Kcd", nil),
+      ("ab(*ACCEPT)cd", nil),
+      ("ab(?=c)de", nil),
+      ("^\\bcafé$", [["cafe"]]),
+    ] as [(String, [[String]]?)])
+  func topLevelRuns(pattern: String, runs: [[String]]?) throws {
+    let compiled = try FoldedPattern(pattern, profile: .foundation, options: .multiline)
+    let found = compiled.requiredRuns?.map {
+      $0.map { String(String.UnicodeScalarView($0.scalars)) }
+    }
+    #expect(found == runs)
   }
 }
