@@ -15,9 +15,8 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 @main
 enum FuzzDifferentialMain {
   static func main() {
-    FuzzEntry.main(target: "FuzzDifferential", check: { DifferentialHarness.check($0) }) {
-      data, size in
-      fuzzTestOneInput(data, size)
-    }
+    FuzzEntry.main(
+      target: "FuzzDifferential", check: { DifferentialHarness.check($0) },
+      testOneInput: fuzzTestOneInput)
   }
 }

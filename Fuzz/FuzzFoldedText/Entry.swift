@@ -15,8 +15,8 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 @main
 enum FuzzFoldedTextMain {
   static func main() {
-    FuzzEntry.main(target: "FuzzFoldedText", check: { FoldedTextHarness.check($0) }) { data, size in
-      fuzzTestOneInput(data, size)
-    }
+    FuzzEntry.main(
+      target: "FuzzFoldedText", check: { FoldedTextHarness.check($0) },
+      testOneInput: fuzzTestOneInput)
   }
 }

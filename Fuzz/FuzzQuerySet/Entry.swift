@@ -15,8 +15,7 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 @main
 enum FuzzQuerySetMain {
   static func main() {
-    FuzzEntry.main(target: "FuzzQuerySet", check: { QuerySetHarness.check($0) }) { data, size in
-      fuzzTestOneInput(data, size)
-    }
+    FuzzEntry.main(
+      target: "FuzzQuerySet", check: { QuerySetHarness.check($0) }, testOneInput: fuzzTestOneInput)
   }
 }

@@ -289,27 +289,40 @@ struct JobResult: Sendable {
 
 let results = runInParallel(count: jobs.count, threads: settings.threads ?? processorCount(), run)
 // (-q prints nothing, not even the summary.)
-if settings.json && !settings.quiet {
-  var total = FileStats()
-  var printed = 0
+/// What the files searched add up to, for --json's summary and --stats.
+struct RunTotals {
+  var stats = FileStats()
+  /// Files searched, and those with a match.
   var searches = 0
   var withMatch = 0
-  for result in results {
-    guard let stats = result.stats else { continue }
-    searches += 1
-    if stats.matchedLines > 0 { withMatch += 1 }
-    total.matchedLines += stats.matchedLines
-    total.matches += stats.matches
-    total.bytesSearched += stats.bytesSearched
-    total.elapsed += stats.elapsed
-    printed += result.bytesPrinted
+  /// Bytes printed for the files searched (--json), and for every file (--stats).
+  var printedBySearched = 0
+  var printed = 0
+
+  init(_ results: [JobResult]) {
+    for result in results {
+      printed += result.bytesPrinted
+      guard let file = result.stats else { continue }
+      searches += 1
+      if file.matchedLines > 0 { withMatch += 1 }
+      stats.matchedLines += file.matchedLines
+      stats.matches += file.matches
+      stats.bytesSearched += file.bytesSearched
+      stats.elapsed += file.elapsed
+      printedBySearched += result.bytesPrinted
+    }
   }
+}
+
+if settings.json && !settings.quiet {
+  let totals = RunTotals(results)
+  let total = totals.stats
   let summary =
     #"{"data":{"elapsed_total":\#(JSON.duration(monotonicNanoseconds() - processStart)),"stats":"#
     + JSON.stats(
-      elapsed: total.elapsed, searches: searches, withMatch: withMatch,
+      elapsed: total.elapsed, searches: totals.searches, withMatch: totals.withMatch,
       searched: total.bytesSearched,
-      printed: printed, matchedLines: total.matchedLines, matches: total.matches)
+      printed: totals.printedBySearched, matchedLines: total.matchedLines, matches: total.matches)
     + #"},"type":"summary"}"# + "\n"
   let sink = Sink(index: jobs.count, ordered: ordered)
   sink.write(summary)
@@ -317,20 +330,8 @@ if settings.json && !settings.quiet {
 }
 if settings.stats && !settings.json && !settings.quiet {
   // ripgrep's --stats, after the output.
-  var total = FileStats()
-  var searches = 0
-  var withMatch = 0
-  var printed = 0
-  for result in results {
-    printed += result.bytesPrinted
-    guard let stats = result.stats else { continue }
-    searches += 1
-    if stats.matchedLines > 0 { withMatch += 1 }
-    total.matches += stats.matches
-    total.matchedLines += stats.matchedLines
-    total.bytesSearched += stats.bytesSearched
-    total.elapsed += stats.elapsed
-  }
+  let totals = RunTotals(results)
+  let total = totals.stats
   func seconds(_ nanoseconds: UInt64) -> String {
     let micros = String(nanoseconds % 1_000_000_000 / 1000)
     return "\(nanoseconds / 1_000_000_000)." + String(repeating: "0", count: 6 - micros.count)
@@ -342,9 +343,9 @@ if settings.stats && !settings.json && !settings.quiet {
 
     \(total.matches) matches
     \(total.matchedLines) matched lines
-    \(withMatch) files contained matches
-    \(searches) files searched
-    \(printed) bytes printed
+    \(totals.withMatch) files contained matches
+    \(totals.searches) files searched
+    \(totals.printed) bytes printed
     \(total.bytesSearched) bytes searched
     \(seconds(total.elapsed)) seconds spent searching
     \(seconds(monotonicNanoseconds() - processStart)) seconds

@@ -40,7 +40,8 @@ struct HelpTests {
     "--no-ignore-global", "--no-ignore-exclude", "--unrestricted", "--files", "--version",
     "--glob", "--iglob", "--glob-case-insensitive", "--type", "--type-not", "--type-list",
     "--include", "--exclude", "--exclude-dir", "--max-filesize", "--sort", "--sortr",
-    "--binary-files", "--fixed-strings", "--ignore-case", "--smart-case", "--extended-regexp", "--perl-regexp", "-V",
+    "--binary-files", "--fixed-strings", "--ignore-case", "--smart-case", "--extended-regexp",
+    "--perl-regexp", "-V",
     "-I ", "-g,", "-t,", "-T,", "-u,", "-y", "--no-require-git", "--ignore-file", "--max-depth",
     "--follow",
   ]
