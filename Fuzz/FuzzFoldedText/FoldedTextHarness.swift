@@ -170,7 +170,7 @@ enum FoldedTextHarness {
     // 9: the one-shot candidate search (foundation profile, well-formed
     // text) gives the same ranges, with the anchor it chooses and with one
     // pinned from the input's length, with and without a work allowance.
-    if boundaries.isWellFormed, text.table === FoldTable.shared,
+    if boundaries.isWellFormed, text.table.rules.foldsByFoldRule,
       let prepared = FoldedQuery(query, table: .shared),
       var search = OneShotSearch(prepared, table: .shared)
     {

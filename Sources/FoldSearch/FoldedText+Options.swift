@@ -30,9 +30,6 @@ extension FoldedText {
     -> [Range<Int>]
   {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
-    if options.union(table.impliedOptions).isEmpty && range == nil {
-      return byteRanges(of: prepared)
-    }
     let window = range.map(roundedWindow)
     let threads = Self.threadCount(
       parallelism, bytes: window?.count ?? foldedBytes.count, threshold: Self.parallelThreshold)
@@ -44,7 +41,7 @@ extension FoldedText {
   package func byteRanges(
     of query: FoldedQuery, options: SearchOptions, in window: Range<Int>?, threads: Int
   ) -> [Range<Int>] {
-    if scansInPieces(query, threads: threads) {
+    if scansInPieces(query, options: options, threads: threads) {
       return scannedInPieces(query, options: options, window: window, threads: threads)
     }
     return withScanner(options: options, window: window) { $0.matches(of: query) }
@@ -257,15 +254,14 @@ extension FoldedText {
   /// Runs `body` with a scanner over this text's buffers.
   func withScanner<R>(options: SearchOptions, window: Range<Int>?, _ body: (MatchScanner) -> R) -> R
   {
-    let options = options.union(table.impliedOptions)
-    return withOriginalBytes { original in
+    withOriginalBytes { original in
       foldedBytes.withUnsafeBufferPointer { folded in
         body(
           MatchScanner(
             original: original, folded: folded, map: offsetMap, options: options,
             window: window ?? 0..<original.count,
             isGraphemeBoundary: MatchScanner.graphemeBoundaryTest(
-              options: options, original: original, indexer: makeIndexer),
+              options: options, rules: table.rules, original: original, indexer: makeIndexer),
             table: table))
       }
     }

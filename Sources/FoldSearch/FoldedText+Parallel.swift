@@ -307,7 +307,7 @@ extension FoldedText {
     -> Int
   {
     let count = input.count
-    let normalizes = table.impliedOptions.contains(._normalizedSegments)
+    let normalizes = table.rules.normalizedSegments
     var cut = min(max(position, 0), count)
     while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
     // Nor inside a contraction of the profile: past any scalar that may

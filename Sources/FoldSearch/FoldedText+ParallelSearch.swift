@@ -20,11 +20,11 @@ import _FoldSearchBytes
 /// array at once. (The stitching of parallel scanners such as ripgrep's,
 /// made exact by the resynchronization.)
 ///
-/// The `foundation` profile's search cuts the folded bytes (any byte will
-/// do: a needle's occurrence starts a folded scalar); the scanner that the
-/// collation profiles and ``SearchOptions`` use, whose filters read the
-/// original text, cuts it (or the range searched) where the parallel fold
-/// does, between scalars and outside contractions.
+/// A text's search cuts the original text (or the range searched) where the
+/// parallel fold does, between scalars and outside contractions, and runs a
+/// ``MatchScanner`` per piece (whose filters read the original text); the
+/// one-shot search's candidates over a folded rest cut the folded bytes
+/// (any byte will do: a needle's occurrence starts a folded scalar).
 ///
 /// ## Invariants
 /// - The result equals the sequential search's, range for range.
@@ -38,10 +38,10 @@ import _FoldSearchBytes
 ///   time. Dense matches hold about 2.25× their ranges' memory at the peak
 ///   (each piece's room, a quarter more than it finds, then the copy).
 extension FoldedText {
-  /// The `foundation` search of `searcher`'s needle over all of `haystack`
-  /// (a whole text's folded bytes, or a one-shot search's rest) and its
+  /// The plain search of `searcher`'s needle over all of `haystack` (a
+  /// one-shot search's folded rest) and its
   /// `map`, appended to `result` as
-  /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
+  /// ``MatchScanner/scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
   /// appends it: in `threads` pieces at once when `threads > 1`.
   ///
   /// - Precondition: the needle is non-empty; `map` is the finished map of
@@ -52,7 +52,7 @@ extension FoldedText {
   ) {
     guard threads > 1 else {
       map.withView { view in
-        scalarAlignedOccurrences(
+        MatchScanner.scalarAlignedOccurrences(
           of: searcher, in: haystack, map: view, overlapping: overlapping, shift: shift,
           into: &result)
       }
@@ -64,7 +64,7 @@ extension FoldedText {
   }
 
   /// `prefix` followed by the ranges of
-  /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
+  /// ``MatchScanner/scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
   /// over all of `haystack` (a whole text's folded bytes, or a one-shot
   /// search's rest), searched in `threads` pieces at once.
   ///
@@ -88,7 +88,7 @@ extension FoldedText {
     ) { from, below in
       var found: [Range<Int>] = []
       map.withView { view in
-        scalarAlignedOccurrences(
+        MatchScanner.scalarAlignedOccurrences(
           of: searcher, in: bytes, map: view, overlapping: overlapping, shift: shift, from: from,
           below: below, into: &found)
       }

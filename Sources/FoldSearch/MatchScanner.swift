@@ -26,16 +26,20 @@ struct MatchScanner {
   let folded: UnsafeBufferPointer<UInt8>
   /// Folded → original offsets.
   let map: OffsetMap
+  /// The caller's options.
   let options: SearchOptions
+  /// What the profile implies (``FoldTable/rules``; ``MatchRules/none``
+  /// without a table).
+  let rules: MatchRules
   /// The original byte range searched; matches lie inside it.
   let window: Range<Int>
   /// Answers whether an original offset is a grapheme-cluster boundary;
-  /// consulted only with ``SearchOptions/graphemeAligned`` and the options
-  /// a profile implies (``graphemeBoundaryTest(options:original:indexer:)``:
+  /// consulted only with ``SearchOptions/graphemeAligned`` and the rules
+  /// a profile implies (``graphemeBoundaryTest(options:rules:original:indexer:)``:
   /// ICU's clusters for the collation profiles).
   let isGraphemeBoundary: (Int) -> Bool
-  /// The profile's fold table (which scalars are ignorable), for
-  /// `_clusterEnd`.
+  /// The profile's fold table (which scalars are ignorable), for the end
+  /// rules (``MatchRules/clusterEnd``, ``MatchRules/normalizedSegments``).
   var table: FoldTable? = nil
 
   /// A scanner of the `window` of `original`, whose folded bytes and map
@@ -48,12 +52,14 @@ struct MatchScanner {
     table: FoldTable? = nil
   ) {
     self.original = UnsafeBufferPointer(rebasing: original[..<window.upperBound])
+    self.coversText = window.lowerBound == 0 && window.upperBound == original.count
     self.windowEndsInsideUnit =
       table.map { !$0.isUnitBoundary(window.upperBound, in: original) }
       ?? false
     self.folded = folded
     self.map = map
     self.options = options
+    self.rules = table?.rules ?? .none
     self.window = window
     self.isGraphemeBoundary = isGraphemeBoundary
     self.table = table
@@ -62,6 +68,17 @@ struct MatchScanner {
   /// The window's end lies inside a contraction of the profile (as the
   /// whole text's fold parses it): the contraction is not in the window.
   let windowEndsInsideUnit: Bool
+
+  /// The window is the whole text.
+  let coversText: Bool
+
+  /// Whether every scalar-aligned occurrence of a query without a leading
+  /// mark is a match as it is: no option, no rule of the profile, no
+  /// window to clamp to (the `foundation` profile's plain search, the fast
+  /// path of ``matches(of:from:startsBefore:)``).
+  var takesOccurrencesAsMatches: Bool {
+    options.isEmpty && !rules.filtersMatches && coversText
+  }
 
   /// The folded counterpart of ``window``: its end rounded down to the
   /// start of a contraction it ends inside, else up to the end of a
@@ -76,17 +93,17 @@ struct MatchScanner {
     return lower..<max(lower, upper)
   }
 
-  /// The grapheme-boundary test `options` need over `original` (bytes that
-  /// outlive it): ICU's clusters for the collation profiles
-  /// (``SearchOptions/usesICUClusters``), else `Character` boundaries from
+  /// The grapheme-boundary test `options` and `rules` need over `original`
+  /// (bytes that outlive it): ICU's clusters for the collation profiles
+  /// (``MatchRules/usesICUClusters``), else `Character` boundaries from
   /// `indexer` (``TextIndexer/makeBoundaryTest()``), nothing when no filter
   /// needs them. ICU's iterator and the indexer are made on first use.
   static func graphemeBoundaryTest(
-    options: SearchOptions, original: UnsafeBufferPointer<UInt8>,
+    options: SearchOptions, rules: MatchRules, original: UnsafeBufferPointer<UInt8>,
     indexer: @escaping () -> TextIndexer
   ) -> (Int) -> Bool {
-    guard options.needsGraphemes else { return { _ in true } }
-    guard options.usesICUClusters else {
+    guard rules.needsGraphemes(with: options) else { return { _ in true } }
+    guard rules.usesICUClusters else {
       var test: ((Int) -> Bool)?
       return { offset in
         if test == nil { test = indexer().makeBoundaryTest() }
@@ -115,7 +132,7 @@ struct MatchScanner {
     {
       return false
     }
-    if options.contains(._graphemeStart) && !isClusterBoundary(range.lowerBound) {
+    if rules.graphemeStart && !isClusterBoundary(range.lowerBound) {
       return false
     }
     return true
@@ -207,44 +224,38 @@ struct MatchScanner {
 
   /// The match for an occurrence mapped to original `lower..<upper`, or nil
   /// when a filter rejects it: the end is clamped to the window (D1 extends
-  /// an end over the marks after it, not past the window) and, with
-  /// `_clusterEnd`, pulled back to the first cluster boundary after the
+  /// an end over the marks after it, not past the window) and, under
+  /// ``MatchRules/clusterEnd``, pulled back to the first cluster boundary after the
   /// match's last non-ignorable scalar.
   @inline(__always)
   func finish(_ lower: Int, _ upper: Int) -> Range<Int>? {
     var upper = min(upper, window.upperBound)
     // No filters (the common case): nothing else to decide.
-    if options.isEmpty { return lower < upper ? lower..<upper : nil }
+    if options.isEmpty && !rules.filtersMatches { return lower < upper ? lower..<upper : nil }
     var lower = lower
     var spans = false
     var knownContentEnd: Int? = nil
-    if options.contains(._normalizedSegments), let table {
+    if rules.normalizedSegments, let table {
       // A collator that normalizes: ends moved to, or rejected by, the
       // text segments it normalizes (MatchScanner+NormalizedSegments).
       guard let bounds = normalizedBounds(lower, upper, table: table) else { return nil }
       (lower, upper, spans, knownContentEnd) = bounds
     }
-    if options.contains(._clusterEnd) && !endsWhereItIs(lower, upper) {
+    if rules.clusterEnd && !endsWhereItIs(lower, upper) {
       guard
         let end = clusterEnd(lower, upper, nextSpansSegment: spans, contentEnd: knownContentEnd)
       else { return nil }
       upper = end
     }
     guard lower < upper else { return nil }
-    // The collation profiles' filters are the end rule and a cluster
-    // boundary at the start, which the two bytes around it mostly settle:
-    // decided here, without the other filters' tests.
-    if options == Self.collationFilters || options == Self.normalizingCollationFilters {
-      return isClusterBoundary(lower) ? lower..<upper : nil
+    // Without options, the collation profiles' filters are the end rule
+    // and a cluster boundary at the start, which the two bytes around it
+    // mostly settle: decided here, without the options' tests.
+    if options.isEmpty {
+      return !rules.graphemeStart || isClusterBoundary(lower) ? lower..<upper : nil
     }
     return passes(lower..<upper) ? lower..<upper : nil
   }
-
-  /// The options the root collation profile implies (and nothing else).
-  static let collationFilters: SearchOptions = [._graphemeStart, ._clusterEnd]
-
-  /// The options the collation profile of a locale that normalizes implies.
-  static let normalizingCollationFilters = collationFilters.union(._normalizedSegments)
 
   /// ``clusterEnd(_:_:)``'s common case: a match that ends in printable
   /// ASCII (never ignorable where it folds by lowercasing) before ASCII or
@@ -417,7 +428,7 @@ struct MatchScanner {
     var far = OffsetMap.Cursor()
     let searcher = ByteSearcher(needle: needle)
     map.withView { view in
-      guard !options.isEmpty else {
+      guard !options.isEmpty || rules.filtersMatches else {
         // No filters: nothing reads the original bytes.
         searcher.forEachOccurrence(in: haystack, from: start) { offset in
           guard
@@ -522,15 +533,22 @@ struct MatchScanner {
   /// Every match in the window; with `from` and `startsBefore` (original
   /// offsets, a piece of a parallel search), those a search beginning at
   /// `from` finds starting before `startsBefore`.
+  ///
+  /// Without options, rules or window (``takesOccurrencesAsMatches``), a
+  /// query without a leading mark takes the fast path: the scalar-aligned
+  /// occurrences themselves (``occurrenceMatches(of:from:startsBefore:)``).
   func matches(of query: FoldedQuery, from: Int? = nil, startsBefore: Int? = nil) -> [Range<Int>] {
-    var result: [Range<Int>] = []
     let start = from ?? window.lowerBound
+    if takesOccurrencesAsMatches && query.leadingMark == nil {
+      return occurrenceMatches(of: query.folded, from: start, startsBefore: startsBefore)
+    }
+    var result: [Range<Int>] = []
     let end = min(startsBefore ?? window.upperBound, window.upperBound)
     forEachMatch(of: query, from: start, startsBefore: startsBefore) {
       result.append($0)
       if result.count == Self.densityProbe {
         // Dense matches are sized for from their density so far.
-        FoldedText.reserveForMatches(
+        Self.reserveForMatches(
           &result, found: result.count, scanned: $0.upperBound - start, of: end - start)
       }
       return true

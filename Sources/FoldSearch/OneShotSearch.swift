@@ -39,7 +39,7 @@ import _FoldSearchSIMD
 /// would fall inside an expansion: no match), then folds forward scalar by
 /// scalar, comparing with the needle, until the needle ends exactly at the
 /// end of a scalar's fold, and takes in the ignorables that follow. These
-/// are the whole fold's rules (``FoldedText/scalarAlignedOccurrences(of:in:map:overlapping:_:)``
+/// are the whole fold's rules (``MatchScanner/scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
 /// over the ``OffsetMap``): a match starts at a non-ignorable scalar, covers
 /// whole scalar folds (an atomic expansion is never split) and its end
 /// extends over the ignorables after it (D1). The fold is per scalar in this
@@ -108,8 +108,8 @@ package struct OneShotSearch {
   /// profile is not one this search can verify scalar by scalar (only the
   /// `foundation` table is).
   package init?(_ query: FoldedQuery, table: FoldTable) {
-    guard table === FoldTable.shared, table.asciiIsPlainLowercase, table.contractions.isEmpty,
-      table.impliedOptions.isEmpty, query.leadingMark == nil, !query.folded.isEmpty
+    guard table.rules.foldsByFoldRule, table.asciiIsPlainLowercase, table.contractions.isEmpty,
+      !table.rules.filtersMatches, query.leadingMark == nil, !query.folded.isEmpty
     else { return nil }
     let first = 0
     self.needle = query.folded

@@ -358,12 +358,12 @@ import _FoldSearchTestSupport
     for locale in ["th", "vi", "el", "hi", "he"] {
       #expect(CollationFold.normalizes(locale: locale), "\(locale)")
       #expect(
-        FoldProfile.collation(locale: locale).table.impliedOptions.contains(._normalizedSegments))
+        FoldProfile.collation(locale: locale).table.rules.normalizedSegments)
     }
     for locale in ["", "da", "sv", "es", "de"] {
       #expect(!CollationFold.normalizes(locale: locale), "\(locale)")
       #expect(
-        !FoldProfile.collation(locale: locale).table.impliedOptions.contains(._normalizedSegments))
+        !FoldProfile.collation(locale: locale).table.rules.normalizedSegments)
     }
   }
 
