@@ -212,7 +212,7 @@ import _FoldSearchTestSupport
       editable.apply([EditableFold.Edit(range: range, replacement: replacement)])
       var expected = Array(text.utf8)
       expected.replaceSubrange(range, with: Array(replacement.utf8))
-      let fresh = expected.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
+      let fresh = expected.withUnsafeBufferPointer { Folder.fold($0, table: table) }
       #expect(editable.folded == fresh.folded, "\(locale) \(text) \(range) \(replacement)")
       #expect(
         editable.map.entries == fresh.map.entries, "\(locale) \(text) \(range) \(replacement)")

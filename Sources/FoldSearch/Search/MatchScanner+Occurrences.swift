@@ -68,7 +68,7 @@ extension MatchScanner {
       guard let base = buffer.baseAddress else { return }
       // SAFETY: the array's storage holds `capacity` elements from `base`,
       // one allocation; the advice changes no contents.
-      FoldedText.adviseHugePages(
+      HugePages.advise(
         UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self),
         count: capacity * MemoryLayout<Range<Int>>.stride)
     }

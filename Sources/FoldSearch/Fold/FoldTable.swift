@@ -663,7 +663,7 @@ package final class FoldTable: Sendable {
         // Ill-formed bytes (read as U+FFFD, a maximal subpart at a time, as
         // the fold reads them) continue no contraction. (Skipping U+FFFD's
         // three bytes passed a bound after a shorter subpart.)
-        i += bytes[i] < 0x80 ? 1 : FoldedText.decodeNonASCII(bytes, at: i).length
+        i += bytes[i] < 0x80 ? 1 : Folder.decodeNonASCII(bytes, at: i).length
         continue
       }
       i = unit(first: value, endingAt: i + MatchScanner.utf8Length(value), in: bytes).end

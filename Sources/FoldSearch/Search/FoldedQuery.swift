@@ -69,7 +69,7 @@ package struct FoldedQuery: Sendable {
     }
     utf8.makeContiguousUTF8()
     folded = utf8.utf8.withContiguousStorageIfAvailable {
-      FoldedText.fold($0, table: table).folded
+      Folder.fold($0, table: table).folded
     }!
     if folded.isEmpty && leadingMark == nil { return nil }
   }

@@ -93,7 +93,7 @@ public struct FoldIndex: Sendable {
     for i in records.indices {
       records[i].makeContiguousUTF8()
       let folding = records[i].utf8.withContiguousStorageIfAvailable {
-        FoldedText.fold($0, table: table)
+        Folder.fold($0, table: table)
       }!
       starts.append(folded.count)
       folded.append(contentsOf: folding.folded)

@@ -31,8 +31,9 @@ extension FoldedText {
   {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
     let window = range.map(roundedWindow)
-    let threads = Self.threadCount(
-      parallelism, bytes: window?.count ?? foldedBytes.count, threshold: Self.parallelThreshold)
+    let threads = ParallelPlan.threadCount(
+      parallelism, bytes: window?.count ?? foldedBytes.count,
+      threshold: ParallelPlan.parallelThreshold)
     return byteRanges(of: prepared, options: options, in: window, threads: threads)
   }
 
@@ -195,9 +196,9 @@ extension FoldedText {
       }
       guard var start = original, start > floor else { return nil }
       return withOriginalBytes { bytes in
-        start = FoldedText.sequenceStart(containing: start, in: bytes)
+        start = Folder.sequenceStart(containing: start, in: bytes)
         while start > floor && !table.isUnitBoundary(start, in: bytes) {
-          start = FoldedText.sequenceStart(containing: start - 1, in: bytes)
+          start = Folder.sequenceStart(containing: start - 1, in: bytes)
         }
         return start > floor ? start : nil
       }
@@ -219,8 +220,8 @@ extension FoldedText {
     // after it (rounding down would find a match before `offset`).
     let start = withOriginalBytes { bytes in
       let offset = min(max(offset, 0), bytes.count)
-      let lead = FoldedText.sequenceStart(containing: offset, in: bytes)
-      return lead == offset ? offset : lead + FoldedText.decodeNonASCII(bytes, at: lead).length
+      let lead = Folder.sequenceStart(containing: offset, in: bytes)
+      return lead == offset ? offset : lead + Folder.decodeNonASCII(bytes, at: lead).length
     }
     return withScanner(options: [], window: start..<originalByteCount) { scanner in
       var found: Range<Int>? = nil
@@ -240,7 +241,7 @@ extension FoldedText {
   func roundedWindow(_ window: Range<Int>) -> Range<Int> {
     withOriginalBytes { bytes in
       func round(_ offset: Int) -> Int {
-        FoldedText.sequenceStart(containing: min(max(offset, 0), bytes.count), in: bytes)
+        Folder.sequenceStart(containing: min(max(offset, 0), bytes.count), in: bytes)
       }
       let lower = round(window.lowerBound)
       return lower..<max(lower, round(window.upperBound))

@@ -186,7 +186,7 @@ extension MatchScanner {
     guard i < original.count else { return nil }
     let b0 = original[i]
     if b0 < 0x80 { return (UInt32(b0), 1) }
-    let (scalar, length) = FoldedText.decodeNonASCII(original, at: i)
+    let (scalar, length) = Folder.decodeNonASCII(original, at: i)
     return (scalar ?? 0xFFFD, length)
   }
 

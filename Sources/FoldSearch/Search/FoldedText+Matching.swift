@@ -73,7 +73,8 @@ extension FoldedText {
   /// allows for texts of ``parallelThreshold`` folded bytes and more, one
   /// below.
   package var searchThreads: Int {
-    Self.threadCount(parallelism, bytes: foldedBytes.count, threshold: Self.parallelThreshold)
+    ParallelPlan.threadCount(
+      parallelism, bytes: foldedBytes.count, threshold: ParallelPlan.parallelThreshold)
   }
 
   /// Whether a ``MatchScanner``'s search of `query` with `options` runs in
