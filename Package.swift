@@ -5,7 +5,11 @@
 //
 // Module layering (each split is where the dependencies change):
 //   _FoldSearchICU      system ICU (libicu-dev) found with pkg-config
-//   _FoldSearchCShim    the only code that includes ICU headers; plain-C API
+//   _FoldSearchCShim    the code that includes ICU headers for the library;
+//                       plain-C API
+//   _FoldSearchICUPeers ICU peers (usearch, the ICU fold pipeline) and the
+//                       usearch oracle: only foldbench, FoldSearchReference
+//                       and the tests link them
 //   _FoldSearchSIMD     C vector kernels (SSE2/AVX2, runtime dispatch), no ICU
 //   _FoldSearchBytes    byte search (Horspool, Two-Way, SIMD prefilter)
 //   FoldSearch          the public API: fold tables, FoldedText, matching
@@ -41,6 +45,10 @@ let package = Package(
       name: "_FoldSearchCShim",
       dependencies: ["_FoldSearchICU"]
     ),
+    .target(
+      name: "_FoldSearchICUPeers",
+      dependencies: ["_FoldSearchCShim", "_FoldSearchICU"]
+    ),
     .target(name: "_FoldSearchSIMD"),
     .systemLibrary(
       name: "_FoldSearchPCRE2",
@@ -69,7 +77,7 @@ let package = Package(
     ),
     .target(
       name: "FoldSearchReference",
-      dependencies: ["FoldSearch"]
+      dependencies: ["FoldSearch", "_FoldSearchICUPeers"]
     ),
     .target(
       name: "_FoldSearchTestSupport",
@@ -88,7 +96,7 @@ let package = Package(
       name: "foldbench",
       dependencies: [
         "FoldSearch", "FoldSearchReference", "_FoldSearchBytes", "_FoldSearchCShim",
-        "_FoldSearchHyperscan", "_FoldSearchTestSupport",
+        "_FoldSearchICUPeers", "_FoldSearchHyperscan", "_FoldSearchTestSupport",
       ],
       path: "Benchmarks/foldbench"
     ),

@@ -1,7 +1,7 @@
 import FoldSearch
 import FoldSearchReference
 import _FoldSearchBytes
-import _FoldSearchCShim
+import _FoldSearchICUPeers
 
 #if canImport(Glibc)
   import Glibc

@@ -32,7 +32,7 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
       var times: [Double] = []
       for _ in 0..<9 {
         let start = ContinuousClock.now
-        let folding = FoldedText.fold(input, table: table, level: fssimd_best_level())
+        let folding = Folder.fold(input, table: table, level: fssimd_best_level())
         let elapsed = ContinuousClock.now - start
         precondition(folding.folded.count > 0 || input.isEmpty)
         times.append(
@@ -133,11 +133,11 @@ func probeFoldLevels(_ text: String) {
   let names = ["portable", "SSE2", "AVX2", "AVX-512"]
   var times = [[Double]](repeating: [], count: levels.count)
   text.utf8.withContiguousStorageIfAvailable { input in
-    let reference = FoldedText.fold(input, level: 0)
+    let reference = Folder.fold(input, level: 0)
     for round in 0..<9 {
       for level in levels {
         let start = ContinuousClock.now
-        let folding = FoldedText.fold(input, level: level)
+        let folding = Folder.fold(input, level: level)
         let elapsed = ContinuousClock.now - start
         times[Int(level)].append(
           seconds(elapsed))
@@ -248,7 +248,7 @@ func probeFoldProfiles(_ text: String) {
       for level in levels {
         for (name, table) in tables {
           let start = ContinuousClock.now
-          let folding = FoldedText.fold(input, table: table, level: level)
+          let folding = Folder.fold(input, table: table, level: level)
           let elapsed = ContinuousClock.now - start
           precondition(folding.folded.count > 0 || input.isEmpty)
           times["\(name) \(level)", default: []].append(seconds(elapsed))

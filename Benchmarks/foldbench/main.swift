@@ -114,7 +114,8 @@ report.notes.append(
   String(
     format: "parallel fold: %.2f× the one-thread fold (%d threads for this input)",
     foldTime.median / max(sequentialFoldTime.median, 1e-9),
-    FoldedText.threadCount(.automatic, bytes: bytes.count, threshold: FoldedText.parallelThreshold))
+    ParallelPlan.threadCount(
+      .automatic, bytes: bytes.count, threshold: ParallelPlan.parallelThreshold))
 )
 let map = folded.offsetMap
 report.notes.append(

@@ -75,9 +75,9 @@ enum FoldedTextHarness {
 
     // 10: every vector level folds as the portable level does.
     bytes.withUnsafeBufferPointer { input in
-      let portable = FoldedText.fold(input, table: profile.table, level: 0)
+      let portable = Folder.fold(input, table: profile.table, level: 0)
       for level in 1...max(0, fssimd_best_level()) {
-        let fast = FoldedText.fold(input, table: profile.table, level: level)
+        let fast = Folder.fold(input, table: profile.table, level: level)
         require(
           fast.folded == portable.folded && fast.map.entries == portable.map.entries
             && fast.invalidSequences == portable.invalidSequences,
@@ -93,8 +93,8 @@ enum FoldedTextHarness {
       // outgrow their regions.
       let room =
         query.utf8.count % 3 == 0
-        ? FoldedText.Room.standard : .init(slack: bytes.count % 61, minimumStep: 1)
-      let pieces = FoldedText.fold(
+        ? Folder.Room.standard : .init(slack: bytes.count % 61, minimumStep: 1)
+      let pieces = Folder.fold(
         input, parallelism: .threads(threads), table: profile.table, threshold: 1, room: room)
       require(
         pieces.folded == text.foldedBytes && pieces.map.entries == text.offsetMap.entries
@@ -170,7 +170,7 @@ enum FoldedTextHarness {
     // 9: the one-shot candidate search (foundation profile, well-formed
     // text) gives the same ranges, with the anchor it chooses and with one
     // pinned from the input's length, with and without a work allowance.
-    if boundaries.isWellFormed, text.table === FoldTable.shared,
+    if boundaries.isWellFormed, text.table.rules.foldsByFoldRule,
       let prepared = FoldedQuery(query, table: .shared),
       var search = OneShotSearch(prepared, table: .shared)
     {

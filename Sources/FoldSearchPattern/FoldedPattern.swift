@@ -85,7 +85,7 @@ public struct FoldedPattern: Sendable {
       var run = String(String.UnicodeScalarView(scalars))
       run.makeContiguousUTF8()
       let folded = run.utf8.withContiguousStorageIfAvailable {
-        FoldedText.fold($0, table: table).folded
+        Folder.fold($0, table: table).folded
       }!
       return Array(String(decoding: folded, as: UTF8.self).unicodeScalars)
     }

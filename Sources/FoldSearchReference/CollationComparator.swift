@@ -98,7 +98,7 @@ public enum CollationComparator {
     // discontiguous contractions joined.
     let trimmedQuery = Array(
       query.unicodeScalars.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
-    let normalizes = table.impliedOptions.contains(._normalizedSegments)
+    let normalizes = table.rules.normalizedSegments
     let queryScalars = FoldedQuery.joiningContractions(
       normalizes ? UnicodeData.fcdNormalized(trimmedQuery) : trimmedQuery, table: table)
     func splitsLongPrimary(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,6 +1,6 @@
 import FoldSearch
 import Foundation
-import _FoldSearchCShim
+import _FoldSearchICUPeers
 
 /// The `collation` profile's oracle: ICU `usearch` with a primary-strength
 /// collator of the same locale and default attributes (what Chromium's

@@ -22,6 +22,7 @@
 
 extension ByteSearcher {
   /// The longest needle the exact short-needle scan handles.
+  @usableFromInline
   static let shortNeedleLimit = 3
 
   /// The `.automatic` scan.

@@ -27,9 +27,8 @@
 // set bit is an occurrence: O(n), no verification, no budget. The kernel
 // writes the occurrences of blocks of 64 window starts to a batch, so a
 // needle with many matches costs one kernel call per batch, not per block
-// or occurrence. (FoldedText's search runs the same kernel in a loop of its
-// own, mapping each occurrence there: a closure per batch cost it 4% more
-// instructions on dense needles.)
+// or occurrence; `forEachOccurrenceBatch` hands whole batches to its
+// caller (the scalar-aligned search maps them in a loop of its own).
 // Reference: A. Gallant, the memchr crate's "generic SIMD" packed pair
 // searcher (memchr::arch::generic::packedpair) and `rarebytes` ranking;
 // W. Muła, "SIMD-friendly algorithms for substring searching" (2016).
@@ -49,15 +48,47 @@ extension ByteSearcher {
     from start: Int,
     _ body: (Int) throws -> Int?
   ) rethrows {
+    var j = start
+    try unsafe shortNeedleBatches(
+      haystack, needle, instructionSet, from: start, capacity: shortNeedleBatch
+    ) { batch in
+      // Report the batch's occurrences at or after the caller's latest
+      // resume offset.
+      for k in 0..<batch.count {
+        let position = unsafe Int(batch[k])
+        if position < j { continue }
+        guard let resume = try report(position, body) else { return nil }
+        j = resume
+      }
+      return j
+    }
+  }
+
+  /// The exact vector scan for a needle of 1–3 bytes, a batch at a time:
+  /// the kernel writes the occurrences of blocks of 64 window starts while
+  /// 64 of the `capacity` slots are free, then `body` gets them (in
+  /// increasing order, none before the offset it last returned) and returns
+  /// where the scan resumes, greater than every start in the batch, or nil
+  /// to stop.
+  ///
+  /// Caller obligations: `haystack` and `needle` point to initialized memory
+  /// that stays valid for the whole call; `1 <= needle.count <= 3`;
+  /// `0 <= start`; `capacity >= 64`.
+  @usableFromInline
+  @inline(__always)
+  static func shortNeedleBatches(
+    _ haystack: UnsafeBufferPointer<UInt8>,
+    _ needle: UnsafeBufferPointer<UInt8>,
+    _ instructionSet: InstructionSet,
+    from start: Int,
+    capacity: Int,
+    _ body: (UnsafeBufferPointer<Int64>) throws -> Int?
+  ) rethrows {
     let n = haystack.count
     let m = needle.count
     guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return }
     let level = instructionSet.rawValue
-    // The kernel writes a batch of occurrences (64 window starts at a time
-    // while 64 slots are free), then they are reported.
-    let capacity = shortNeedleBatch
     return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: capacity) { out in
-      var j = start
       var scanned = start
       while scanned <= n - m {
         var next: Int64 = 0
@@ -67,15 +98,10 @@ extension ByteSearcher {
         let found = unsafe fssimd_find_short_collect(
           level, base, Int64(n), Int64(scanned), needleBase, Int64(m), out.baseAddress!,
           Int64(capacity), &next)
-        // Every occurrence in [scanned, next) was written; report those at
-        // or after the caller's latest resume offset.
-        for k in 0..<Int(found) {
-          let position = Int(out[k])
-          if position < j { continue }
-          guard let resume = try report(position, body) else { return }
-          j = resume
-        }
-        scanned = max(j, Int(next))
+        // Every occurrence in [scanned, next) was written.
+        let batch = unsafe UnsafeBufferPointer(start: out.baseAddress, count: Int(found))
+        guard let resume = try body(batch) else { return }
+        scanned = max(resume, Int(next))
       }
     }
   }

@@ -212,7 +212,7 @@ import _FoldSearchTestSupport
       editable.apply([EditableFold.Edit(range: range, replacement: replacement)])
       var expected = Array(text.utf8)
       expected.replaceSubrange(range, with: Array(replacement.utf8))
-      let fresh = expected.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
+      let fresh = expected.withUnsafeBufferPointer { Folder.fold($0, table: table) }
       #expect(editable.folded == fresh.folded, "\(locale) \(text) \(range) \(replacement)")
       #expect(
         editable.map.entries == fresh.map.entries, "\(locale) \(text) \(range) \(replacement)")
@@ -358,12 +358,12 @@ import _FoldSearchTestSupport
     for locale in ["th", "vi", "el", "hi", "he"] {
       #expect(CollationFold.normalizes(locale: locale), "\(locale)")
       #expect(
-        FoldProfile.collation(locale: locale).table.impliedOptions.contains(._normalizedSegments))
+        FoldProfile.collation(locale: locale).table.rules.normalizedSegments)
     }
     for locale in ["", "da", "sv", "es", "de"] {
       #expect(!CollationFold.normalizes(locale: locale), "\(locale)")
       #expect(
-        !FoldProfile.collation(locale: locale).table.impliedOptions.contains(._normalizedSegments))
+        !FoldProfile.collation(locale: locale).table.rules.normalizedSegments)
     }
   }
 

@@ -40,10 +40,10 @@ struct FoldFastPathTests {
   /// ill-formed sequences.
   static func expectEveryLevelFoldsAlike(_ bytes: [UInt8], table: FoldTable, _ context: String) {
     bytes.withUnsafeBufferPointer { input in
-      let portable = FoldedText.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
+      let portable = Folder.fold(input, table: table, level: Int32(FSSIMD_LEVEL_PORTABLE))
       #expect(portable.map.violations().isEmpty, "\(context)")
       for level in vectorLevels {
-        let fast = FoldedText.fold(input, table: table, level: level)
+        let fast = Folder.fold(input, table: table, level: level)
         #expect(fast.folded == portable.folded, "\(context) level \(level)")
         #expect(fast.map.entries == portable.map.entries, "\(context) level \(level)")
         #expect(fast.invalidSequences == portable.invalidSequences, "\(context) level \(level)")
@@ -395,10 +395,10 @@ struct FoldFastPathTests {
     let text = String(repeating: "éÀüÑøß", count: 400) + String(repeating: "x", count: 40)
     let bytes = Array(text.utf8)
     bytes.withUnsafeBufferPointer { input in
-      let portable = FoldedText.fold(input, level: Int32(FSSIMD_LEVEL_PORTABLE))
+      let portable = Folder.fold(input, level: Int32(FSSIMD_LEVEL_PORTABLE))
       #expect(portable.map.entries.count > NoteBuffer.capacity * 4)
       for level in Self.vectorLevels {
-        let fast = FoldedText.fold(input, level: level)
+        let fast = Folder.fold(input, level: level)
         #expect(fast.folded == portable.folded, "level \(level)")
         #expect(fast.map.entries == portable.map.entries, "level \(level)")
       }

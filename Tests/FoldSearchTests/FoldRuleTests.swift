@@ -73,7 +73,7 @@ struct FoldRuleTests {
   /// Every scalar's entry in the shared table is the rule's fold, flags
   /// included; this also vouches for the table's Hangul syllables, which
   /// it writes arithmetically without asking the rule
-  /// (``FoldTable/init(rule:candidates:impliedOptions:contractions:syllablesFoldToJamo:)``).
+  /// (``FoldTable/init(rule:candidates:rules:contractions:syllablesFoldToJamo:singleElementContractions:prefixRules:)``).
   @Test func tableAgreesWithRuleForEveryScalar() {
     let table = FoldTable.shared
     var mismatches: [String] = []

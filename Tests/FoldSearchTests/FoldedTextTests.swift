@@ -64,12 +64,12 @@ struct FoldedTextTests {
     #expect(ranges == expected)
 
     var result: [Range<Int>] = [0..<1]
-    FoldedText.reserveForMatches(&result, found: 1000, scanned: 1000, of: 400_000)
+    MatchScanner.reserveForMatches(&result, found: 1000, scanned: 1000, of: 400_000)
     #expect(result.capacity >= 400_000)
     #expect(result == [0..<1])
     var sparse: [Range<Int>] = []
-    FoldedText.reserveForMatches(&sparse, found: 10, scanned: 10_000, of: 400_000)
-    #expect(sparse.capacity < FoldedText.reserveMinimum)
+    MatchScanner.reserveForMatches(&sparse, found: 10, scanned: 10_000, of: 400_000)
+    #expect(sparse.capacity < MatchScanner.reserveMinimum)
   }
 
   /// Needles of one to three bytes take a vector kernel that hands over its

@@ -31,15 +31,15 @@ struct ParallelFoldTests {
   /// for threads, a fold uses them from 8 MiB, as searches do.
   @Test func automaticParallelismFoldsLargeTextsOnly() {
     let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    let threshold = FoldedText.parallelThreshold
-    #expect(FoldedText.automaticFoldThreshold == 16 << 20)
-    #expect(FoldedText.foldThreadCount(.automatic, bytes: 12 << 20, threshold: threshold) == 1)
+    let threshold = ParallelPlan.parallelThreshold
+    #expect(ParallelPlan.automaticFoldThreshold == 16 << 20)
+    #expect(ParallelPlan.foldThreadCount(.automatic, bytes: 12 << 20, threshold: threshold) == 1)
     #expect(
-      FoldedText.foldThreadCount(.automatic, bytes: 16 << 20, threshold: threshold) == cores)
-    #expect(FoldedText.foldThreadCount(.threads(2), bytes: 8 << 20, threshold: threshold) == 2)
-    #expect(FoldedText.foldThreadCount(.sequential, bytes: 64 << 20, threshold: threshold) == 1)
+      ParallelPlan.foldThreadCount(.automatic, bytes: 16 << 20, threshold: threshold) == cores)
+    #expect(ParallelPlan.foldThreadCount(.threads(2), bytes: 8 << 20, threshold: threshold) == 2)
+    #expect(ParallelPlan.foldThreadCount(.sequential, bytes: 64 << 20, threshold: threshold) == 1)
     // Searches still go parallel from 8 MiB.
-    #expect(FoldedText.threadCount(.automatic, bytes: 12 << 20, threshold: threshold) == cores)
+    #expect(ParallelPlan.threadCount(.automatic, bytes: 12 << 20, threshold: threshold) == cores)
   }
 
   @Test(
@@ -58,13 +58,13 @@ struct ParallelFoldTests {
       // The standard room (one step a piece), and rooms so tight that
       // pieces fold in several steps and outgrow their regions.
       let room = [
-        FoldedText.Room.standard, .init(slack: 0, minimumStep: 1),
+        Folder.Room.standard, .init(slack: 0, minimumStep: 1),
         .init(slack: Int.random(in: 0...64, using: &rng), minimumStep: 1),
         .init(slack: 16, minimumStep: 64),
       ][iteration % 4]
       bytes.withUnsafeBufferPointer { input in
-        let sequential = FoldedText.fold(input, table: table)
-        let parallel = FoldedText.fold(
+        let sequential = Folder.fold(input, table: table)
+        let parallel = Folder.fold(
           input, parallelism: .threads(threads), table: table, threshold: 1, room: room)
         #expect(parallel.folded == sequential.folded, "seed \(seed) iteration \(iteration)")
         #expect(
@@ -88,7 +88,7 @@ struct ParallelFoldTests {
   ])
   func largeInputsUseThePublicPath(line: String, parallelism: Parallelism) {
     // (Automatic parallelism folds on several threads from a larger size.)
-    let size = parallelism == .automatic ? FoldedText.automaticFoldThreshold : 9 << 20
+    let size = parallelism == .automatic ? ParallelPlan.automaticFoldThreshold : 9 << 20
     let text = String(repeating: line, count: size / line.utf8.count + 1)
     let parallel = FoldedText(text, parallelism: parallelism)
     let sequential = FoldedText(text, parallelism: .sequential)
@@ -115,10 +115,10 @@ struct ParallelFoldTests {
       let table = FoldProfile.foundation.table
       let region = UnsafeMutablePointer<UInt8>.allocate(capacity: room + 16)
       defer { region.deallocate() }
-      let piece = FoldedText.foldPiece(
+      let piece = Folder.foldPiece(
         input, from: 0, to: input.count, into: region, room: room + 16, table: table,
         minimumStep: 1)
-      let sequential = FoldedText.fold(input, table: table)
+      let sequential = Folder.fold(input, table: table)
       #expect(piece.regionLength <= room)
       #expect(!piece.overflow.isEmpty)
       #expect(room < 400 || piece.parts.count > 2, "\(piece.parts.count) parts")
@@ -143,7 +143,7 @@ struct ParallelFoldTests {
       _ = memmove($0.baseAddress! + destination, $0.baseAddress! + source, count)
     }
     moved.withUnsafeMutableBufferPointer {
-      FoldedText.move($0.baseAddress!, from: source, to: destination, count: count)
+      Folder.move($0.baseAddress!, from: source, to: destination, count: count)
     }
     #expect(moved == expected)
   }

@@ -132,7 +132,7 @@ struct ParallelSearchTests {
       }!
       #expect(
         statistics.wholeFoldFrom.map {
-          $0 > 0 && text.utf8.count - $0 >= FoldedText.parallelThreshold
+          $0 > 0 && text.utf8.count - $0 >= ParallelPlan.parallelThreshold
         } == true, "\(query.debugDescription): \(statistics)")
       let difference = rangeDifference(ranges, whole.byteRanges(of: query))
       #expect(difference == nil, "\(query.debugDescription): \(difference ?? "")")

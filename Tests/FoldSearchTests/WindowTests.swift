@@ -83,7 +83,7 @@ import _FoldSearchTestSupport
     let whole = FoldedText(utf8: bytes)
     bytes.withUnsafeBufferPointer { buffer in
       let starts = (0...bytes.count).filter {
-        FoldedText.sequenceStart(containing: $0, in: buffer) == $0
+        Folder.sequenceStart(containing: $0, in: buffer) == $0
       }
       // 80 80 80 are three sequences; E2 82 is one (a maximal subpart).
       if bytes.count == 7 { #expect(starts == Array(0...7)) }

@@ -121,8 +121,8 @@ struct ConcurrencyTests {
         0xFF, 0xC3, 0xE2, 0x82, 0xED, 0xA0, 0x80, 0x00, 0x80,
       ]
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(FoldedText.parallelThreshold + unit.count)
-    while bytes.count <= FoldedText.parallelThreshold { bytes += unit }
+    bytes.reserveCapacity(ParallelPlan.parallelThreshold + unit.count)
+    while bytes.count <= ParallelPlan.parallelThreshold { bytes += unit }
     let (parallel, sequential) = Bound.within(Bound.seconds(120), "two folds of 8 MiB") {
       (
         FoldedText(utf8: bytes, parallelism: .threads(4)),
@@ -145,8 +145,8 @@ struct ConcurrencyTests {
   func parallelOneShot() {
     let unit = "Straße ﬃ 한국 e\u{301}\u{301} İ ΐ ǰ 👍🏻 zèbre Zebra документ ДОКУМЕНТ abab "
     var text = ""
-    text.reserveCapacity(FoldedText.parallelThreshold + 2 * unit.utf8.count)
-    while text.utf8.count <= FoldedText.parallelThreshold { text += unit }
+    text.reserveCapacity(ParallelPlan.parallelThreshold + 2 * unit.utf8.count)
+    while text.utf8.count <= ParallelPlan.parallelThreshold { text += unit }
     let whole = FoldedText(text, parallelism: .sequential)
     for query in ["strasse", "zebre", "документ", "ababs", "e", "bab"] {
       let (parallel, sequential) = Bound.within(Bound.seconds(120), "one-shot \(query) twice") {

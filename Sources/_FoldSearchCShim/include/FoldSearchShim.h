@@ -116,32 +116,6 @@ bool fsicu_graphemes_is_boundary(fsicu_graphemes *graphemes, int64_t offset);
 /// Closes a handle from `fsicu_graphemes_open` (NULL is allowed).
 void fsicu_graphemes_close(fsicu_graphemes *graphemes);
 
-// MARK: Peers (FoldSearchPeers.c)
-
-/// Counts the non-overlapping matches of `query` in `text` (both UTF-8,
-/// lengths in bytes) found by ICU `usearch` with a collator for `locale`
-/// (NULL or "" for the root locale) at primary strength — the equivalence
-/// Chromium's find-in-page uses. Includes the UTF-8 → UTF-16 conversion.
-/// Returns -1 on an ICU error, an empty query, or a text over 1 GiB.
-/// Thread-safe: opens and closes its own collator and searcher.
-int64_t fsicu_usearch_count(const char *text, int64_t textLength,
-                            const char *query, int64_t queryLength,
-                            const char *locale);
-
-/// The classic ICU fold pipeline: UTF-8 → UTF-16, full case folding, NFD,
-/// nonspacing marks (Mn) removed, back to UTF-8 into `out`. Returns the
-/// folded length (which may exceed `capacity`: then `out` is truncated and
-/// the call should be repeated with room for the returned length) or -1 on
-/// error. No offset map: this is the baseline FoldSearch must beat.
-/// Thread-safe.
-int64_t fsicu_pipeline_fold(const char *text, int64_t length, char *out,
-                            int64_t capacity);
-
-/// Counts the non-overlapping occurrences of `needle` in `haystack` with
-/// glibc's `memmem` (a peer for byte search; not ICU). Thread-safe.
-int64_t fsicu_memmem_count(const uint8_t *haystack, int64_t length,
-                           const uint8_t *needle, int64_t needleLength);
-
 /// The general category values `fsicu_general_category` can return that the
 /// engine cares about.
 enum {
@@ -225,16 +199,13 @@ int32_t fsicu_collation_contractions(const char *locale, uint32_t *out, int32_t 
 int32_t fsicu_collation_contractions_and_prefix_rules(const char *locale, uint32_t *out,
                                                       int32_t capacity);
 
-/// The matches of `query` in `text` (UTF-8) found by ICU `usearch` with the
-/// primary-strength collator of `locale` and default attributes, leftmost
-/// first, non-overlapping (the `collation` profile's oracle). Writes match
-/// i's UTF-8 byte range to `ranges[2i] ..< ranges[2i+1]` (at most `capacity`
-/// values) and returns the number of matches (which may exceed capacity/2),
-/// or -1 on an ICU error or an empty query. Offsets are exact for valid
-/// UTF-8; ill-formed sequences are searched as U+FFFD.
-int64_t fsicu_usearch_ranges(const char *text, int64_t textLength, const char *query,
-                             int64_t queryLength, const char *locale, int64_t *ranges,
-                             int64_t capacity);
+/// The cached primary-strength collator of `locale` (NULL or "" = root)
+/// that the collation profiles' tables are built with (an ICU `UCollator`,
+/// never closed; shared by threads, which ICU allows for a collator used
+/// read-only), for the `usearch` oracle of `_FoldSearchICUPeers`. NULL when
+/// ICU cannot open even the root collator.
+struct UCollator;
+const struct UCollator *fsicu_shared_collator(const char *locale);
 
 /// A decoder from a legacy or UTF-16 encoding to UTF-8 (an ICU converter,
 /// `ucnv_*`): opaque; one thread at a time may use it.

@@ -26,7 +26,7 @@ import _FoldSearchBytes
 ///   long as the filters keep a match's start where the map puts it: so
 ///   the first folded start with an accepted query holds the leftmost
 ///   match. The collation profiles of locales that normalize move starts
-///   (``SearchOptions/_normalizedSegments``), and a query that starts with
+///   (``MatchRules/normalizedSegments``), and a query that starts with
 ///   a mark has candidates outside the folded bytes; both take
 ///   ``mergedMatches(of:)``, which merges the queries' own searches.
 /// - Matches are non-empty, strictly increasing and non-overlapping, inside

@@ -26,16 +26,20 @@ struct MatchScanner {
   let folded: UnsafeBufferPointer<UInt8>
   /// Folded → original offsets.
   let map: OffsetMap
+  /// The caller's options.
   let options: SearchOptions
+  /// What the profile implies (``FoldTable/rules``; ``MatchRules/none``
+  /// without a table).
+  let rules: MatchRules
   /// The original byte range searched; matches lie inside it.
   let window: Range<Int>
   /// Answers whether an original offset is a grapheme-cluster boundary;
-  /// consulted only with ``SearchOptions/graphemeAligned`` and the options
-  /// a profile implies (``graphemeBoundaryTest(options:original:indexer:)``:
+  /// consulted only with ``SearchOptions/graphemeAligned`` and the rules
+  /// a profile implies (``graphemeBoundaryTest(options:rules:original:indexer:)``:
   /// ICU's clusters for the collation profiles).
   let isGraphemeBoundary: (Int) -> Bool
-  /// The profile's fold table (which scalars are ignorable), for
-  /// `_clusterEnd`.
+  /// The profile's fold table (which scalars are ignorable), for the end
+  /// rules (``MatchRules/clusterEnd``, ``MatchRules/normalizedSegments``).
   var table: FoldTable? = nil
 
   /// A scanner of the `window` of `original`, whose folded bytes and map
@@ -48,12 +52,14 @@ struct MatchScanner {
     table: FoldTable? = nil
   ) {
     self.original = UnsafeBufferPointer(rebasing: original[..<window.upperBound])
+    self.coversText = window.lowerBound == 0 && window.upperBound == original.count
     self.windowEndsInsideUnit =
       table.map { !$0.isUnitBoundary(window.upperBound, in: original) }
       ?? false
     self.folded = folded
     self.map = map
     self.options = options
+    self.rules = table?.rules ?? .none
     self.window = window
     self.isGraphemeBoundary = isGraphemeBoundary
     self.table = table
@@ -62,6 +68,17 @@ struct MatchScanner {
   /// The window's end lies inside a contraction of the profile (as the
   /// whole text's fold parses it): the contraction is not in the window.
   let windowEndsInsideUnit: Bool
+
+  /// The window is the whole text.
+  let coversText: Bool
+
+  /// Whether every scalar-aligned occurrence of a query without a leading
+  /// mark is a match as it is: no option, no rule of the profile, no
+  /// window to clamp to (the `foundation` profile's plain search, the fast
+  /// path of ``matches(of:from:startsBefore:)``).
+  var takesOccurrencesAsMatches: Bool {
+    options.isEmpty && !rules.filtersMatches && coversText
+  }
 
   /// The folded counterpart of ``window``: its end rounded down to the
   /// start of a contraction it ends inside, else up to the end of a
@@ -76,17 +93,17 @@ struct MatchScanner {
     return lower..<max(lower, upper)
   }
 
-  /// The grapheme-boundary test `options` need over `original` (bytes that
-  /// outlive it): ICU's clusters for the collation profiles
-  /// (``SearchOptions/usesICUClusters``), else `Character` boundaries from
+  /// The grapheme-boundary test `options` and `rules` need over `original`
+  /// (bytes that outlive it): ICU's clusters for the collation profiles
+  /// (``MatchRules/usesICUClusters``), else `Character` boundaries from
   /// `indexer` (``TextIndexer/makeBoundaryTest()``), nothing when no filter
   /// needs them. ICU's iterator and the indexer are made on first use.
   static func graphemeBoundaryTest(
-    options: SearchOptions, original: UnsafeBufferPointer<UInt8>,
+    options: SearchOptions, rules: MatchRules, original: UnsafeBufferPointer<UInt8>,
     indexer: @escaping () -> TextIndexer
   ) -> (Int) -> Bool {
-    guard options.needsGraphemes else { return { _ in true } }
-    guard options.usesICUClusters else {
+    guard rules.needsGraphemes(with: options) else { return { _ in true } }
+    guard rules.usesICUClusters else {
       var test: ((Int) -> Bool)?
       return { offset in
         if test == nil { test = indexer().makeBoundaryTest() }
@@ -115,7 +132,7 @@ struct MatchScanner {
     {
       return false
     }
-    if options.contains(._graphemeStart) && !isClusterBoundary(range.lowerBound) {
+    if rules.graphemeStart && !isClusterBoundary(range.lowerBound) {
       return false
     }
     return true
@@ -207,44 +224,38 @@ struct MatchScanner {
 
   /// The match for an occurrence mapped to original `lower..<upper`, or nil
   /// when a filter rejects it: the end is clamped to the window (D1 extends
-  /// an end over the marks after it, not past the window) and, with
-  /// `_clusterEnd`, pulled back to the first cluster boundary after the
+  /// an end over the marks after it, not past the window) and, under
+  /// ``MatchRules/clusterEnd``, pulled back to the first cluster boundary after the
   /// match's last non-ignorable scalar.
   @inline(__always)
   func finish(_ lower: Int, _ upper: Int) -> Range<Int>? {
     var upper = min(upper, window.upperBound)
     // No filters (the common case): nothing else to decide.
-    if options.isEmpty { return lower < upper ? lower..<upper : nil }
+    if options.isEmpty && !rules.filtersMatches { return lower < upper ? lower..<upper : nil }
     var lower = lower
     var spans = false
     var knownContentEnd: Int? = nil
-    if options.contains(._normalizedSegments), let table {
+    if rules.normalizedSegments, let table {
       // A collator that normalizes: ends moved to, or rejected by, the
       // text segments it normalizes (MatchScanner+NormalizedSegments).
       guard let bounds = normalizedBounds(lower, upper, table: table) else { return nil }
       (lower, upper, spans, knownContentEnd) = bounds
     }
-    if options.contains(._clusterEnd) && !endsWhereItIs(lower, upper) {
+    if rules.clusterEnd && !endsWhereItIs(lower, upper) {
       guard
         let end = clusterEnd(lower, upper, nextSpansSegment: spans, contentEnd: knownContentEnd)
       else { return nil }
       upper = end
     }
     guard lower < upper else { return nil }
-    // The collation profiles' filters are the end rule and a cluster
-    // boundary at the start, which the two bytes around it mostly settle:
-    // decided here, without the other filters' tests.
-    if options == Self.collationFilters || options == Self.normalizingCollationFilters {
-      return isClusterBoundary(lower) ? lower..<upper : nil
+    // Without options, the collation profiles' filters are the end rule
+    // and a cluster boundary at the start, which the two bytes around it
+    // mostly settle: decided here, without the options' tests.
+    if options.isEmpty {
+      return !rules.graphemeStart || isClusterBoundary(lower) ? lower..<upper : nil
     }
     return passes(lower..<upper) ? lower..<upper : nil
   }
-
-  /// The options the root collation profile implies (and nothing else).
-  static let collationFilters: SearchOptions = [._graphemeStart, ._clusterEnd]
-
-  /// The options the collation profile of a locale that normalizes implies.
-  static let normalizingCollationFilters = collationFilters.union(._normalizedSegments)
 
   /// ``clusterEnd(_:_:)``'s common case: a match that ends in printable
   /// ASCII (never ignorable where it folds by lowercasing) before ASCII or
@@ -417,7 +428,7 @@ struct MatchScanner {
     var far = OffsetMap.Cursor()
     let searcher = ByteSearcher(needle: needle)
     map.withView { view in
-      guard !options.isEmpty else {
+      guard !options.isEmpty || rules.filtersMatches else {
         // No filters: nothing reads the original bytes.
         searcher.forEachOccurrence(in: haystack, from: start) { offset in
           guard
@@ -522,15 +533,22 @@ struct MatchScanner {
   /// Every match in the window; with `from` and `startsBefore` (original
   /// offsets, a piece of a parallel search), those a search beginning at
   /// `from` finds starting before `startsBefore`.
+  ///
+  /// Without options, rules or window (``takesOccurrencesAsMatches``), a
+  /// query without a leading mark takes the fast path: the scalar-aligned
+  /// occurrences themselves (``occurrenceMatches(of:from:startsBefore:)``).
   func matches(of query: FoldedQuery, from: Int? = nil, startsBefore: Int? = nil) -> [Range<Int>] {
-    var result: [Range<Int>] = []
     let start = from ?? window.lowerBound
+    if takesOccurrencesAsMatches && query.leadingMark == nil {
+      return occurrenceMatches(of: query.folded, from: start, startsBefore: startsBefore)
+    }
+    var result: [Range<Int>] = []
     let end = min(startsBefore ?? window.upperBound, window.upperBound)
     forEachMatch(of: query, from: start, startsBefore: startsBefore) {
       result.append($0)
       if result.count == Self.densityProbe {
         // Dense matches are sized for from their density so far.
-        FoldedText.reserveForMatches(
+        Self.reserveForMatches(
           &result, found: result.count, scanned: $0.upperBound - start, of: end - start)
       }
       return true
@@ -585,224 +603,5 @@ struct MatchScanner {
       result.append(candidate)
     }
     return result
-  }
-}
-
-/// Converts between original UTF-8 offsets and indices of the text a
-/// ``FoldedText`` exposes, where each ill-formed sequence of byte input is
-/// one U+FFFD (three bytes).
-struct TextIndexer {
-  let text: String
-  /// Ill-formed sequences, in order, with the text offset where each one's
-  /// U+FFFD starts.
-  private let sequences: [(original: Int, length: Int, textOffset: Int)]
-
-  init(text: String, invalidSequences: [InvalidSequence]) {
-    self.text = text
-    var growth = 0
-    var sequences: [(Int, Int, Int)] = []
-    sequences.reserveCapacity(invalidSequences.count)
-    for sequence in invalidSequences {
-      sequences.append((sequence.offset, sequence.length, sequence.offset + growth))
-      growth += 3 - sequence.length
-    }
-    self.sequences = sequences
-  }
-
-  /// The index of `text` at original offset `offset`.
-  func index(ofOriginal offset: Int) -> String.Index {
-    var textOffset = offset
-    if !sequences.isEmpty {
-      // Last sequence starting before `offset`.
-      var low = 0
-      var high = sequences.count
-      while low < high {
-        let mid = (low + high) / 2
-        if sequences[mid].original < offset { low = mid + 1 } else { high = mid }
-      }
-      if low > 0 {
-        let s = sequences[low - 1]
-        textOffset = s.textOffset + 3 + (offset - s.original - s.length)
-      }
-    }
-    return text.utf8.index(text.utf8.startIndex, offsetBy: textOffset)
-  }
-
-  /// The original offset of `index`, rounded down to a scalar boundary
-  /// (up with `roundingUp`: where a search forward from inside a scalar
-  /// starts).
-  func originalOffset(of index: String.Index, roundingUp: Bool = false) -> Int {
-    let utf8 = text.utf8
-    var textOffset = utf8.distance(from: utf8.startIndex, to: index)
-    while textOffset > 0, textOffset < utf8.count,
-      utf8[utf8.index(utf8.startIndex, offsetBy: textOffset)] & 0xC0 == 0x80
-    {
-      textOffset += roundingUp ? 1 : -1
-    }
-    guard !sequences.isEmpty else { return textOffset }
-    var low = 0
-    var high = sequences.count
-    while low < high {
-      let mid = (low + high) / 2
-      if sequences[mid].textOffset < textOffset { low = mid + 1 } else { high = mid }
-    }
-    guard low > 0 else { return textOffset }
-    let s = sequences[low - 1]
-    return s.original + s.length + (textOffset - s.textOffset - 3)
-  }
-
-  /// Original byte range → range of `text`.
-  func range(ofOriginal range: Range<Int>) -> Range<String.Index> {
-    index(ofOriginal: range.lowerBound)..<index(ofOriginal: range.upperBound)
-  }
-
-  /// Whether original offset `offset` is a `Character` boundary of `text`.
-  ///
-  /// A single lookup; for many, use ``makeBoundaryTest()``, which is never
-  /// slower than linear in total.
-  func isGraphemeBoundary(_ offset: Int) -> Bool {
-    index(ofOriginal: offset).samePosition(in: text) != nil
-  }
-
-  /// A test of whether original offsets are `Character` boundaries, for a
-  /// sequence of lookups that mostly move forward (match starts and ends).
-  ///
-  /// `String.Index.samePosition(in:)` finds the start of the cluster that
-  /// ends at the index by walking backwards, which inside a long cluster (a
-  /// run of regional indicators, an emoji ZWJ chain, a run of marks, Hangul
-  /// jamo, an Indic conjunct chain) costs the cluster's length: a search
-  /// with many candidates there would be quadratic. The test keeps two
-  /// cursors on known boundaries (one tends to follow match starts, the
-  /// other match ends) and walks `Character`s forward from the nearer one
-  /// when the offset is close or its neighbourhood is such a cluster; each
-  /// cursor only moves forward, so the walking costs O(n) in all. Elsewhere
-  /// it asks `samePosition(in:)`, which is O(1) there.
-  func makeBoundaryTest() -> (Int) -> Bool {
-    let cursor = GraphemeBoundaryCursor(indexer: self)
-    return { cursor.isBoundary($0) }
-  }
-}
-
-/// The state of ``TextIndexer/makeBoundaryTest()``.
-final class GraphemeBoundaryCursor {
-  /// A known `Character` boundary and the one after it (`at == next` until
-  /// that is known), so that lookups inside one long cluster cost O(1).
-  private struct Cursor {
-    var at: String.Index
-    var next: String.Index
-  }
-
-  private let indexer: TextIndexer
-  private let text: String
-  /// Two cursors, `cursors.0.at <= cursors.1.at`.
-  private var cursors: (Cursor, Cursor)
-  /// A lookup this close to a cursor walks forward rather than asking
-  /// `samePosition(in:)`.
-  private static let walkLimit = 256
-
-  init(indexer: TextIndexer) {
-    self.indexer = indexer
-    text = indexer.text
-    let start = Cursor(at: text.startIndex, next: text.startIndex)
-    cursors = (start, start)
-  }
-
-  func isBoundary(_ offset: Int) -> Bool {
-    let i = indexer.index(ofOriginal: offset)
-    if i <= text.startIndex || i >= text.endIndex { return true }
-    let useSecond = cursors.1.at <= i
-    guard useSecond || cursors.0.at <= i else {
-      // Behind both cursors: a lone lookup.
-      return i.samePosition(in: text) != nil
-    }
-    var cursor = useSecond ? cursors.1 : cursors.0
-    if i == cursor.at || i == cursor.next { return true }
-    if i < cursor.next { return false }
-    let close = text.utf8.distance(from: cursor.next, to: i) <= Self.walkLimit
-    if !close && !isInsideLongClusterRisk(i) {
-      let answer = i.samePosition(in: text) != nil
-      if answer { store(Cursor(at: i, next: i), second: useSecond) }
-      return answer
-    }
-    // Far from the cursor: walk from a boundary found a little before `i`
-    // when there is one (a cursor made for one lookup, as `firstMatch`
-    // makes, walked from the text's start: stepping through Hindi matches
-    // with `.graphemeAligned` was quadratic).
-    if !close, let safe = safeBoundary(atOrBefore: i), safe > cursor.next {
-      cursor = Cursor(at: safe, next: safe)
-    }
-    // Walk from the last known boundary to the first one at or after `i`.
-    if cursor.next > cursor.at { cursor.at = cursor.next }
-    while true {
-      let after = text.index(after: cursor.at)
-      cursor.next = after
-      if after > i { break }
-      cursor.at = after
-      if after == i { break }
-    }
-    store(cursor, second: useSecond)
-    return cursor.at == i
-  }
-
-  private func store(_ cursor: Cursor, second: Bool) {
-    if second { cursors.1 = cursor } else { cursors.0 = cursor }
-    if cursors.0.at > cursors.1.at { cursors = (cursors.1, cursors.0) }
-  }
-
-  /// How many scalars ``safeBoundary(atOrBefore:)`` looks back.
-  private static let safeLookBack = 1024
-
-  /// A `Character` boundary at or before `i`, at most ``safeLookBack``
-  /// scalars back, known from the scalars around it alone: before an ASCII
-  /// scalar (other than a line feed after a carriage return) whose scalar
-  /// before is not Prepend, since every rule of UAX #29 that joins two
-  /// scalars needs the second to be non-ASCII or the first to be Prepend
-  /// (GB3, GB6–GB9c, GB11–GB13); after a line feed or a carriage return
-  /// that no line feed follows (GB4); the text's start. Nil when there is
-  /// none that close (a run of scalars without ASCII).
-  private func safeBoundary(atOrBefore i: String.Index) -> String.Index? {
-    let scalars = text.unicodeScalars
-    var j = i
-    for _ in 0..<Self.safeLookBack {
-      guard j > scalars.startIndex else { return j }
-      let previous = scalars.index(before: j)
-      let before = scalars[previous]
-      if j < scalars.endIndex {
-        let at = scalars[j]
-        if before == "\n" || (before == "\r" && at != "\n") { return j }
-        if at.isASCII && !(at == "\n" && before == "\r") && !MatchScanner.isPrepend(before.value) {
-          return j
-        }
-      }
-      j = previous
-    }
-    return nil
-  }
-
-  /// Whether one of the two scalars before `i` can continue a cluster from
-  /// far back (so that `samePosition(in:)` may walk far): a regional
-  /// indicator, ZWJ, an ignorable (Grapheme_Extend, skin tone), a spacing
-  /// mark, a Hangul jamo or a prepended concatenation mark.
-  private func isInsideLongClusterRisk(_ i: String.Index) -> Bool {
-    let scalars = text.unicodeScalars
-    var index = i
-    for _ in 0..<2 {
-      guard index > scalars.startIndex else { return false }
-      index = scalars.index(before: index)
-      if Self.mayChain(scalars[index]) { return true }
-    }
-    return false
-  }
-
-  private static func mayChain(_ scalar: Unicode.Scalar) -> Bool {
-    let value = scalar.value
-    if value < 0x300 { return false }
-    switch value {
-    case 0x1F1E6...0x1F1FF, 0x200D, 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF:
-      return true
-    default:
-      return MatchScanner.isPrepend(value) || UnicodeData.isIgnorable(scalar)
-        || scalar.properties.generalCategory == .spacingMark
-    }
   }
 }

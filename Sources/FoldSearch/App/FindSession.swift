@@ -338,9 +338,9 @@ public struct FindSession: Sendable {
 
   var indexer: TextIndexer { TextIndexer(text: storage.text, invalidSequences: []) }
 
-  /// ``options`` with the filters the profile implies (collation: whole
-  /// grapheme clusters).
-  var effectiveOptions: SearchOptions { options.union(storage.table.impliedOptions) }
+  /// Whether matching needs grapheme-cluster boundaries: for the options,
+  /// or for the profile's rules (collation: ICU's clusters).
+  var needsGraphemes: Bool { storage.table.rules.needsGraphemes(with: options) }
 
   private mutating func select(_ index: Int) {
     currentIndex = index
@@ -369,7 +369,8 @@ public struct FindSession: Sendable {
 
   func withScanner<R>(_ body: (MatchScanner) -> R) -> R {
     let indexer = self.indexer
-    let options = effectiveOptions
+    let options = self.options
+    let rules = storage.table.rules
     let window = self.window
     let map = storage.map
     return storage.withBuffers { original, folded in
@@ -381,7 +382,7 @@ public struct FindSession: Sendable {
           }
             ?? 0..<original.count,
           isGraphemeBoundary: MatchScanner.graphemeBoundaryTest(
-            options: options, original: original, indexer: { indexer }),
+            options: options, rules: rules, original: original, indexer: { indexer }),
           table: storage.table))
     }
   }
@@ -500,7 +501,7 @@ public struct FindSession: Sendable {
     let end = applyEdits([EditableFold.Edit(range: range, replacement: replacement)])
     let inserted = range.lowerBound..<range.lowerBound + replacement.utf8.count
     guard let prepared else { return inserted }
-    if window != nil || effectiveOptions.needsGraphemes || prepared.leadingMark != nil {
+    if window != nil || needsGraphemes || prepared.leadingMark != nil {
       recomputeAll()
       return inserted
     }

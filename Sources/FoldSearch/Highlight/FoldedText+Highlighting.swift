@@ -13,7 +13,8 @@ extension FoldedText {
   public func ansiString(
     highlighting query: String, options: SearchOptions = [], style: ANSIHighlightStyle = .reverse
   ) -> String {
-    Self.ansiString(text, highlighting: matches(of: query, options: options), style: style)
+    HighlightFormatter.ansiString(
+      text, highlighting: matches(of: query, options: options), style: style)
   }
 
   /// The text as HTML: each match in a `<mark>` element, and `&`, `<`, `>`,
@@ -26,72 +27,9 @@ extension FoldedText {
   ///
   /// - Complexity: O(n + k).
   public func htmlString(highlighting query: String, options: SearchOptions = []) -> String {
-    Self.htmlString(text, highlighting: matches(of: query, options: options))
+    HighlightFormatter.htmlString(text, highlighting: matches(of: query, options: options))
   }
 
-  // MARK: Shared by FoldedText and FindSession
-
-  static func ansiString(
-    _ text: String, highlighting ranges: [Range<String.Index>], style: ANSIHighlightStyle,
-    current: Int? = nil, currentStyle: ANSIHighlightStyle = .boldYellowBackground
-  ) -> String {
-    ansiString(text, highlighting: ranges) { $0 == current ? currentStyle : style }
-  }
-
-  /// `text` with each of `ranges` (ascending, not overlapping) wrapped in the
-  /// style `styleOf` gives for its index.
-  static func ansiString(
-    _ text: String, highlighting ranges: [Range<String.Index>],
-    styleOf: (_ index: Int) -> ANSIHighlightStyle
-  ) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count + ranges.count * 14)
-    var cursor = text.startIndex
-    for (index, range) in ranges.enumerated() {
-      result += text[cursor..<range.lowerBound]
-      let style = styleOf(index)
-      result += style.start
-      result += text[range]
-      result += style.end
-      cursor = range.upperBound
-    }
-    result += text[cursor...]
-    return result
-  }
-
-  /// `text` as HTML with each of `ranges` in `<mark>`, the one at index
-  /// `current` as `<mark class="current">`.
-  static func htmlString(
-    _ text: String, highlighting ranges: [Range<String.Index>], current: Int? = nil
-  ) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count + ranges.count * 13)
-    // Scalar by scalar: a character may join a `<`, `>` or `"` to a mark
-    // after it or to a prepended mark before it ("\u{600}<" is one
-    // character), which a character-wise `switch` let through unescaped.
-    func escape(_ part: Substring) {
-      for scalar in part.unicodeScalars {
-        switch scalar {
-        case "&": result += "&amp;"
-        case "<": result += "&lt;"
-        case ">": result += "&gt;"
-        case "\"": result += "&quot;"
-        case "'": result += "&#39;"
-        default: result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    var cursor = text.startIndex
-    for (index, range) in ranges.enumerated() {
-      escape(text[cursor..<range.lowerBound])
-      result += index == current ? "<mark class=\"current\">" : "<mark>"
-      escape(text[range])
-      result += "</mark>"
-      cursor = range.upperBound
-    }
-    escape(text[cursor...])
-    return result
-  }
 }
 
 /// The escape sequences that open and close a highlighted match in a
@@ -142,7 +80,7 @@ extension FindSession {
   public func ansiString(
     style: ANSIHighlightStyle = .reverse, currentStyle: ANSIHighlightStyle = .boldYellowBackground
   ) -> String {
-    FoldedText.ansiString(
+    HighlightFormatter.ansiString(
       text, highlighting: matches, style: style, current: currentIndex, currentStyle: currentStyle)
   }
 
@@ -157,6 +95,6 @@ extension FindSession {
   ///
   /// - Complexity: O(n + k).
   public func htmlString() -> String {
-    FoldedText.htmlString(text, highlighting: matches, current: currentIndex)
+    HighlightFormatter.htmlString(text, highlighting: matches, current: currentIndex)
   }
 }

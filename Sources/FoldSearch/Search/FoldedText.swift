@@ -66,7 +66,7 @@ public struct FoldedText: Sendable {
     var text = text
     text.makeContiguousUTF8()
     let folding = text.utf8.withContiguousStorageIfAvailable {
-      Self.fold($0, parallelism: parallelism, table: table)
+      Folder.fold($0, parallelism: parallelism, table: table)
     }!
     self.table = table
     self.parallelism = parallelism
@@ -101,7 +101,7 @@ public struct FoldedText: Sendable {
   ) {
     let bytes = Array(bytes)
     let folding = bytes.withUnsafeBufferPointer {
-      Self.fold($0, parallelism: parallelism, table: table)
+      Folder.fold($0, parallelism: parallelism, table: table)
     }
     self.table = table
     self.parallelism = parallelism

@@ -5,7 +5,7 @@
 // themselves: that conversion is part of what a UTF-8 caller pays.
 
 #define _GNU_SOURCE  // memmem
-#include "FoldSearchShim.h"
+#include "FoldSearchICUPeers.h"
 
 #include <stdlib.h>
 #include <string.h>

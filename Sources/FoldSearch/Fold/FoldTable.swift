@@ -90,7 +90,7 @@ package final class FoldTable: Sendable {
 
   /// The table of the default (`foundation`) profile: ``FoldRule``.
   package static let shared = FoldTable(
-    rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges,
+    rule: FoldRule.fold, candidates: UnicodeData.foldCandidateRanges, rules: .foundation,
     syllablesFoldToJamo: true)
 
   /// Frees the tables: a collation locale's table dropped from the cache
@@ -200,12 +200,13 @@ package final class FoldTable: Sendable {
   /// list is padded by repeating its first). Nil when no ASCII byte starts a
   /// contraction.
   package let asciiContractionWords: (starters: [UInt64], continuations: [UInt64])?
-  /// Filters every search with this table applies on top of the caller's:
-  /// for the collation profiles, matches start on grapheme-cluster
+  /// What every search with this table implies beside the caller's
+  /// options: for `foundation`, a query's leading mark matched by itself;
+  /// for the collation profiles, matches that start on grapheme-cluster
   /// boundaries, as their oracle (ICU `usearch`, like browsers'
   /// find-in-page) requires (it lets a match end inside a cluster: "क" is
-  /// found in "कि", "ᅡ" is not found in "하"); none for `foundation`.
-  package let impliedOptions: SearchOptions
+  /// found in "कि", "ᅡ" is not found in "하").
+  package let rules: MatchRules
   /// Builds a table from a per-scalar rule.
   ///
   /// - Parameters:
@@ -213,6 +214,7 @@ package final class FoldTable: Sendable {
   ///   - candidates: every scalar for which `rule` may return something other
   ///     than the scalar itself; all others are recorded as identity without
   ///     asking `rule`.
+  ///   - rules: what searches with the table imply (``MatchRules``).
   ///   - contractions: sequences of scalars that fold as one unit, with
   ///     their folds (collation profiles).
   ///   - syllablesFoldToJamo: the caller vouches that `rule` folds every
@@ -230,11 +232,11 @@ package final class FoldTable: Sendable {
   ///     contraction.
   package init(
     rule: (Unicode.Scalar) -> FoldRule.Result, candidates: [ClosedRange<UInt32>],
-    impliedOptions: SearchOptions = [], contractions: [[UInt32]: [Unicode.Scalar]] = [:],
+    rules: MatchRules = .none, contractions: [[UInt32]: [Unicode.Scalar]] = [:],
     syllablesFoldToJamo: Bool = false, singleElementContractions: Set<[UInt32]> = [],
     prefixRules: [[UInt32]: FoldRule.Result] = [:]
   ) {
-    self.impliedOptions = impliedOptions
+    self.rules = rules
     var starters: [UInt32: [Contraction]] = [:]
     var continuations = Set<UInt32>()
     for (scalars, folded) in contractions where scalars.count >= 2 {
@@ -661,7 +663,7 @@ package final class FoldTable: Sendable {
         // Ill-formed bytes (read as U+FFFD, a maximal subpart at a time, as
         // the fold reads them) continue no contraction. (Skipping U+FFFD's
         // three bytes passed a bound after a shorter subpart.)
-        i += bytes[i] < 0x80 ? 1 : FoldedText.decodeNonASCII(bytes, at: i).length
+        i += bytes[i] < 0x80 ? 1 : Folder.decodeNonASCII(bytes, at: i).length
         continue
       }
       i = unit(first: value, endingAt: i + MatchScanner.utf8Length(value), in: bytes).end

@@ -39,7 +39,7 @@ import _FoldSearchSIMD
 /// would fall inside an expansion: no match), then folds forward scalar by
 /// scalar, comparing with the needle, until the needle ends exactly at the
 /// end of a scalar's fold, and takes in the ignorables that follow. These
-/// are the whole fold's rules (``FoldedText/scalarAlignedOccurrences(of:in:map:overlapping:_:)``
+/// are the whole fold's rules (``MatchScanner/scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
 /// over the ``OffsetMap``): a match starts at a non-ignorable scalar, covers
 /// whole scalar folds (an atomic expansion is never split) and its end
 /// extends over the ignorables after it (D1). The fold is per scalar in this
@@ -108,8 +108,8 @@ package struct OneShotSearch {
   /// profile is not one this search can verify scalar by scalar (only the
   /// `foundation` table is).
   package init?(_ query: FoldedQuery, table: FoldTable) {
-    guard table === FoldTable.shared, table.asciiIsPlainLowercase, table.contractions.isEmpty,
-      table.impliedOptions.isEmpty, query.leadingMark == nil, !query.folded.isEmpty
+    guard table.rules.foldsByFoldRule, table.asciiIsPlainLowercase, table.contractions.isEmpty,
+      !table.rules.filtersMatches, query.leadingMark == nil, !query.folded.isEmpty
     else { return nil }
     let first = 0
     self.needle = query.folded
@@ -331,12 +331,12 @@ package struct OneShotSearch {
 
   /// ``byteRanges(in:)``, recording what the scan did in `statistics`.
   ///
-  /// Inputs of ``FoldedText/parallelThreshold`` bytes and more are scanned
+  /// Inputs of ``ParallelPlan/parallelThreshold`` bytes and more are scanned
   /// in one piece per thread that `parallelism` allows (see
   /// ``parallelRanges(in:threads:statistics:)``); the ranges are the same.
   package func byteRanges(
     in input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism = .automatic,
-    threshold: Int = FoldedText.parallelThreshold, statistics: inout Statistics
+    threshold: Int = ParallelPlan.parallelThreshold, statistics: inout Statistics
   ) -> [Range<Int>] {
     var search = self
     if adaptsToText { search.adapt(to: input) }
@@ -344,7 +344,7 @@ package struct OneShotSearch {
     statistics = Statistics()
     statistics.anchorIndex = search.anchorIndex
     statistics.partnerIndex = search.partnerIndex
-    let threads = FoldedText.threadCount(parallelism, bytes: input.count, threshold: threshold)
+    let threads = ParallelPlan.threadCount(parallelism, bytes: input.count, threshold: threshold)
     if threads > 1,
       let ranges = search.parallelRanges(in: input, threads: threads, statistics: &statistics)
     {
@@ -655,14 +655,14 @@ extension OneShotSearch {
       cut = max(cut, lastEnd)
       statistics.wholeFoldFrom = cut
       let rest = UnsafeBufferPointer(rebasing: input[cut...])
-      let folding = FoldedText.fold(rest, parallelism: search.parallelism, table: search.table)
+      let folding = Folder.fold(rest, parallelism: search.parallelism, table: search.table)
       guard folding.folded.count >= search.needle.count else { return }
       let searcher = search.searcher
-      let threads = FoldedText.threadCount(
-        search.parallelism, bytes: folding.folded.count, threshold: FoldedText.parallelThreshold)
+      let threads = ParallelPlan.threadCount(
+        search.parallelism, bytes: folding.folded.count, threshold: ParallelPlan.parallelThreshold)
       folding.folded.withUnsafeBufferPointer { haystack in
         // On all cores when large, as a large FoldedText's search is.
-        FoldedText.occurrences(
+        PieceSearch.occurrences(
           of: searcher, in: haystack, map: folding.map, overlapping: false, shift: cut,
           threads: threads, into: &result)
       }

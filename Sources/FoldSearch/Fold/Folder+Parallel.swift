@@ -6,27 +6,6 @@ import Dispatch
   import Musl
 #endif
 
-/// How many threads building and searching a ``FoldedText`` may use.
-///
-/// Large inputs (16 MiB and more) fold on all cores by default; the result is
-/// identical, byte for byte and entry for entry, to a sequential fold. A
-/// ``FoldedText`` keeps its parallelism for its searches, which run on all
-/// cores for 8 MiB and more of folded text, with the same ranges as on one.
-///
-/// ```swift
-/// let big = FoldedText(hugeString)                              // all cores
-/// let calm = FoldedText(hugeString, parallelism: .sequential)   // one core
-/// ```
-public enum Parallelism: Sendable, Hashable {
-  /// All online cores for inputs of at least 8 MiB (folds: 16 MiB), one
-  /// below that.
-  case automatic
-  /// One thread, whatever the size.
-  case sequential
-  /// At most this many threads (for inputs of at least 8 MiB).
-  case threads(Int)
-}
-
 /// Parallel folding.
 ///
 /// ## Idea
@@ -52,42 +31,7 @@ public enum Parallelism: Sendable, Hashable {
 /// the previous shift already predicts and let the later of two entries at
 /// one folded position win), the rest keep their relations and are copied
 /// block by block, so the merged map equals the sequential one.
-extension FoldedText {
-  /// Inputs below this many bytes always fold (and are searched) on one
-  /// thread.
-  package static let parallelThreshold = 8 << 20
-
-  /// Inputs below this many bytes fold on one thread with
-  /// ``Parallelism/automatic``: below it, a parallel fold's fixed costs
-  /// (faulting its output in on one thread, sampling the pieces' ratios,
-  /// moving every piece but the first into place, merging the maps) take
-  /// about what a second core saves, so that two threads were no faster
-  /// than one, and in some runs slower (`foldbench --probe
-  /// fold-default-vs-sequential`; Benchmarks/HISTORY.md).
-  package static let automaticFoldThreshold = 16 << 20
-
-  /// The number of threads `parallelism` allows for `count` bytes.
-  package static func threadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int)
-    -> Int
-  {
-    guard count >= threshold else { return 1 }
-    switch parallelism {
-    case .sequential: return 1
-    case .threads(let n): return max(1, min(n, count / max(threshold / 8, 1)))
-    case .automatic: return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
-  }
-
-  /// The number of threads a fold of `count` bytes runs on:
-  /// ``threadCount(_:bytes:threshold:)``, with ``Parallelism/automatic``
-  /// from ``automaticFoldThreshold`` bytes (or `threshold`, when larger).
-  package static func foldThreadCount(_ parallelism: Parallelism, bytes count: Int, threshold: Int)
-    -> Int
-  {
-    let least = parallelism == .automatic ? max(threshold, automaticFoldThreshold) : threshold
-    return threadCount(parallelism, bytes: count, threshold: least)
-  }
-
+extension Folder {
   /// How the parallel fold sizes each piece's region: its expected fold
   /// (from samples of the piece), a 64th more (``marginShift``), and
   /// `slack` bytes. A piece whose fold outgrows its region folds the rest
@@ -118,10 +62,10 @@ extension FoldedText {
   ///   bytes of every piece but the first by the slack its region had.
   package static func fold(
     _ input: UnsafeBufferPointer<UInt8>, parallelism: Parallelism, table: FoldTable = .shared,
-    threshold: Int = FoldedText.parallelThreshold, room: Room = .standard
+    threshold: Int = ParallelPlan.parallelThreshold, room: Room = .standard
   ) -> Folding {
     let count = input.count
-    let threads = foldThreadCount(parallelism, bytes: count, threshold: threshold)
+    let threads = ParallelPlan.foldThreadCount(parallelism, bytes: count, threshold: threshold)
     guard threads > 1 else { return fold(input, table: table) }
     let cuts = Self.cuts(input, pieces: threads, table: table)
     // Piece k folds into region k of one buffer, sized for its expected
@@ -149,10 +93,10 @@ extension FoldedText {
       nonisolated(unsafe) let slots = pieces
       nonisolated(unsafe) let source = input
       nonisolated(unsafe) let base = buffer.baseAddress!
-      adviseHugePages(base, count: capacity)
+      HugePages.advise(base, count: capacity)
       // The regions' pages, faulted in here, on the calling thread, before
       // the pieces fold into them (see ``prefault(_:count:)``).
-      prefault(base, count: starts[threads])
+      HugePages.prefault(base, count: starts[threads])
       let bounds = cuts
       let regions = starts
       DispatchQueue.concurrentPerform(iterations: threads) { k in
@@ -307,7 +251,7 @@ extension FoldedText {
     -> Int
   {
     let count = input.count
-    let normalizes = table.impliedOptions.contains(._normalizedSegments)
+    let normalizes = table.rules.normalizedSegments
     var cut = min(max(position, 0), count)
     while cut < count && input[cut] & 0xC0 == 0x80 { cut += 1 }
     // Nor inside a contraction of the profile: past any scalar that may
@@ -357,7 +301,7 @@ extension FoldedText {
     // pieces may have written 16 bytes past their folds.
     let written = (0..<threads).map { starts[$0] + pieces[$0]!.regionLength + 16 }.max() ?? 0
     let touched = max(written, starts[threads])
-    releasePages(base, from: total, to: touched)
+    HugePages.release(base, from: total, to: touched)
     return total
   }
 
@@ -401,97 +345,5 @@ extension FoldedText {
         (buffer + bounds[w + 1] - 2 * gap).update(from: saved + gap * w, count: gap)
       }
     }
-  }
-
-  /// Asks the system to back the whole huge pages of `base[0..<count]`
-  /// with huge pages where it can (Linux transparent huge pages, "madvise"
-  /// mode): their first touch then faults once per 2 MiB instead of once
-  /// per 4 KiB page, which made the fold of large texts up to 1.8× faster.
-  /// Callers advise a fold's whole output room: a huge page is allocated at
-  /// its first touch only, so the room a fold never reaches costs nothing,
-  /// and the last page it writes in part holds at most 2 MiB for nothing.
-  /// (Advising only the three quarters of the input's length that a fold
-  /// surely writes left the rest of a Latin text's output to 4 KiB faults:
-  /// the whole room folds 64 MiB of it 1.15× faster, side by side.) Only
-  /// for ``hugePageMinimum`` bytes and more; a no-op where unsupported. The
-  /// contents are unaffected.
-  ///
-  /// - Precondition: the range lies inside one allocation.
-  static func adviseHugePages(_ base: UnsafeMutablePointer<UInt8>, count: Int) {
-    #if os(Linux)
-      guard count >= hugePageMinimum else { return }
-      let huge = 2 << 20
-      let start = (Int(bitPattern: base) + huge - 1) / huge * huge
-      let end = (Int(bitPattern: base) + count) / huge * huge
-      guard end > start else { return }
-      // SAFETY: the range lies inside the caller's buffer, whole pages;
-      // the advice changes no contents.
-      _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE)
-    #endif
-  }
-
-  /// Faults in the pages of `base[0..<count]` from the calling thread, so
-  /// that the threads of a parallel fold write into pages already there.
-  ///
-  /// Why: the first touch of fresh memory is not the same price on every
-  /// core. A thread that faults in pages gets them from its own core's
-  /// lists first, and the calling thread's core holds the pages that the
-  /// process freed last (the previous fold's output, typically freed by
-  /// the same thread); a worker on the other core finds its lists empty
-  /// and, on a VM whose free memory went back to the host, waits for the
-  /// host: the pieces of a 64 MiB fold took 15 ms on the calling thread
-  /// and 15–90 ms on the worker, so that the 2-thread fold ran at 0.3–0.5×
-  /// the one-thread one in its slow rounds (`foldbench --probe
-  /// fold-default-vs-sequential`). Faulted in here, all pages come the way
-  /// a sequential fold's come, and the zeroing the system does (on one
-  /// core, as a sequential fold's) costs a fraction of the fold, which then
-  /// runs without faults on every core.
-  ///
-  /// Linux `MADV_POPULATE_WRITE` (5.14 and later) faults the range in one
-  /// call, changing no contents; where it fails, a zero is written at the
-  /// start of each page of the range.
-  ///
-  /// - Precondition: the range lies inside one allocation whose contents
-  ///   the caller has not written yet (the fallback stores zeros).
-  static func prefault(_ base: UnsafeMutablePointer<UInt8>, count: Int) {
-    #if os(Linux)
-      guard count > 0 else { return }
-      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-      guard page > 0 else { return }
-      let start = Int(bitPattern: base) / page * page
-      let end = (Int(bitPattern: base) + count + page - 1) / page * page
-      // MADV_POPULATE_WRITE, which Glibc's headers of some systems lack.
-      let populateWrite: Int32 = 23
-      // SAFETY: the range covers whole pages of the caller's allocation
-      // (an allocation's first and last pages are its own or the
-      // allocator's, both mapped writable); populating changes no contents.
-      if madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, populateWrite) == 0 {
-        return
-      }
-      // SAFETY: every address written lies in base[0..<count], which the
-      // caller has not written yet.
-      var offset = 0
-      while offset < count {
-        base[offset] = 0
-        offset += page
-      }
-    #endif
-  }
-
-  /// The smallest range ``adviseHugePages(_:count:)`` advises.
-  static let hugePageMinimum = 4 << 20
-
-  /// Returns to the system the whole pages of `base[from..<to]`, whose
-  /// contents are no longer needed (they read as zeros afterwards).
-  static func releasePages(_ base: UnsafeMutablePointer<UInt8>, from: Int, to: Int) {
-    #if canImport(Glibc) || canImport(Musl)
-      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-      guard page > 0 else { return }
-      let start = (Int(bitPattern: base + from) + page - 1) / page * page
-      let end = Int(bitPattern: base + to) / page * page
-      guard end > start else { return }
-      // SAFETY: the range lies inside the caller's buffer, whole pages.
-      _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED)
-    #endif
   }
 }

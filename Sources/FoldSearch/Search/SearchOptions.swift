@@ -30,7 +30,8 @@
 /// - Complexity: each filter costs O(1) per candidate (``graphemeAligned``:
 ///   the length of the clusters at the candidate's ends).
 public struct SearchOptions: OptionSet, Hashable, Sendable {
-  /// The options' bits: ``wholeWords``, ``wordStart`` and ``graphemeAligned``.
+  /// The options' bits: ``wholeWords``, ``wordStart`` and ``graphemeAligned``
+  /// (what a profile implies travels apart, in its table's ``MatchRules``).
   public let rawValue: Int
 
   /// Creates options from their raw bits.
@@ -94,35 +95,6 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// Under a collation profile the clusters are ICU's (those `usearch`
   /// uses), which differ from `Character`s for a few Indic conjuncts.
   public static let graphemeAligned = SearchOptions(rawValue: 1 << 2)
-
-  /// Only matches that start on a grapheme-cluster boundary (their end may
-  /// fall inside a cluster): what ICU `usearch` enforces, implied by the
-  /// collation profiles. Not API: a profile sets it.
-  package static let _graphemeStart = SearchOptions(rawValue: 1 << 16)
-
-  /// A match's end extends over the ignorable scalars that follow it only
-  /// up to the first grapheme-cluster boundary (`usearch`'s rule, implied
-  /// by the collation profiles). Not API: a profile sets it.
-  package static let _clusterEnd = SearchOptions(rawValue: 1 << 17)
-
-  /// Match ends follow the text segments that a collator that normalizes
-  /// reads in NFD (those failing ICU's FCD check): a start, or the limit of
-  /// an end, moves to a segment's start where `usearch`'s collation element
-  /// spans the segment, and a match whose first element or the element
-  /// after it is empty is rejected (``MatchScanner/normalizedBounds(_:_:table:)``).
-  /// Implied by the collation profiles of the locales whose tailoring turns
-  /// normalization on. Not API: a profile sets it.
-  package static let _normalizedSegments = SearchOptions(rawValue: 1 << 18)
-
-  /// Whether some filter needs grapheme-cluster boundaries.
-  var needsGraphemes: Bool {
-    !isDisjoint(with: [.graphemeAligned, ._graphemeStart, ._clusterEnd])
-  }
-
-  /// Whether cluster boundaries are ICU's rather than Swift's `Character`s:
-  /// with the cluster rules a collation profile implies, every cluster test
-  /// (``graphemeAligned`` included) uses the boundaries `usearch` uses.
-  var usesICUClusters: Bool { !isDisjoint(with: [._graphemeStart, ._clusterEnd]) }
 
   /// Whether matches must start a word (``wordStart`` or ``wholeWords``).
   var needsWordStart: Bool { !isDisjoint(with: [.wordStart, .wholeWords]) }

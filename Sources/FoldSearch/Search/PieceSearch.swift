@@ -20,11 +20,11 @@ import _FoldSearchBytes
 /// array at once. (The stitching of parallel scanners such as ripgrep's,
 /// made exact by the resynchronization.)
 ///
-/// The `foundation` profile's search cuts the folded bytes (any byte will
-/// do: a needle's occurrence starts a folded scalar); the scanner that the
-/// collation profiles and ``SearchOptions`` use, whose filters read the
-/// original text, cuts it (or the range searched) where the parallel fold
-/// does, between scalars and outside contractions.
+/// A text's search cuts the original text (or the range searched) where the
+/// parallel fold does, between scalars and outside contractions, and runs a
+/// ``MatchScanner`` per piece (whose filters read the original text); the
+/// one-shot search's candidates over a folded rest cut the folded bytes
+/// (any byte will do: a needle's occurrence starts a folded scalar).
 ///
 /// ## Invariants
 /// - The result equals the sequential search's, range for range.
@@ -37,11 +37,11 @@ import _FoldSearchBytes
 ///   first is searched again on the calling thread: about the sequential
 ///   time. Dense matches hold about 2.25× their ranges' memory at the peak
 ///   (each piece's room, a quarter more than it finds, then the copy).
-extension FoldedText {
-  /// The `foundation` search of `searcher`'s needle over all of `haystack`
-  /// (a whole text's folded bytes, or a one-shot search's rest) and its
+package enum PieceSearch {
+  /// The plain search of `searcher`'s needle over all of `haystack` (a
+  /// one-shot search's folded rest) and its
   /// `map`, appended to `result` as
-  /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
+  /// ``MatchScanner/scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
   /// appends it: in `threads` pieces at once when `threads > 1`.
   ///
   /// - Precondition: the needle is non-empty; `map` is the finished map of
@@ -52,7 +52,7 @@ extension FoldedText {
   ) {
     guard threads > 1 else {
       map.withView { view in
-        scalarAlignedOccurrences(
+        MatchScanner.scalarAlignedOccurrences(
           of: searcher, in: haystack, map: view, overlapping: overlapping, shift: shift,
           into: &result)
       }
@@ -64,7 +64,7 @@ extension FoldedText {
   }
 
   /// `prefix` followed by the ranges of
-  /// ``scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
+  /// ``MatchScanner/scalarAlignedOccurrences(of:in:map:overlapping:shift:from:below:into:)``
   /// over all of `haystack` (a whole text's folded bytes, or a one-shot
   /// search's rest), searched in `threads` pieces at once.
   ///
@@ -88,42 +88,11 @@ extension FoldedText {
     ) { from, below in
       var found: [Range<Int>] = []
       map.withView { view in
-        scalarAlignedOccurrences(
+        MatchScanner.scalarAlignedOccurrences(
           of: searcher, in: bytes, map: view, overlapping: overlapping, shift: shift, from: from,
           below: below, into: &found)
       }
       return found
-    }
-  }
-
-  /// The matches that pass `options` and a profile's filters (the
-  /// collation profiles' clusters), inside `window` (the whole text when
-  /// nil), searched by one ``MatchScanner`` per piece of the original text,
-  /// `threads` at once.
-  ///
-  /// - Precondition: `threads > 1`; the query has no leading mark (its
-  ///   matches are gathered whole, not piece by piece); `window` is rounded
-  ///   to scalar boundaries.
-  func scannedInPieces(
-    _ query: FoldedQuery, options: SearchOptions = [], window: Range<Int>? = nil, threads: Int
-  ) -> [Range<Int>] {
-    let span = window ?? 0..<originalByteCount
-    let cuts = withOriginalBytes {
-      Self.cuts(UnsafeBufferPointer(rebasing: $0[span]), pieces: threads, table: table).map {
-        $0 + span.lowerBound
-      }
-    }
-    return Self.searchInPieces(cuts: cuts, overlapping: false, resumeAt: \.upperBound) {
-      from, below in
-      // A scanner per call: its cluster test keeps state of its own.
-      withScanner(options: options, window: window) { scanner in
-        // A window of a resynchronization may end inside a scalar: moved
-        // to the scalar's end (no match starts in between), as the map's
-        // lookups want a scalar boundary.
-        var end = below
-        while end < scanner.original.count && scanner.original[end] & 0xC0 == 0x80 { end += 1 }
-        return scanner.matches(of: query, from: from, startsBefore: end)
-      }
     }
   }
 
@@ -176,7 +145,7 @@ extension FoldedText {
     // at a time cost more than the search.
     return [Range<Int>](unsafeUninitializedCapacity: offsets[threads]) { buffer, initialized in
       guard let base = buffer.baseAddress else { return }
-      adviseHugePages(
+      HugePages.advise(
         UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self),
         count: buffer.count * MemoryLayout<Range<Int>>.stride)
       base.initialize(from: prefix, count: prefix.count)
@@ -236,4 +205,37 @@ extension FoldedText {
   /// Bytes the first window of
   /// ``resynchronize(_:from:below:resumeAt:_:)`` searches again.
   static let resynchronizationWindow = 4096
+}
+
+extension FoldedText {
+  /// The matches that pass `options` and a profile's filters (the
+  /// collation profiles' clusters), inside `window` (the whole text when
+  /// nil), searched by one ``MatchScanner`` per piece of the original text,
+  /// `threads` at once.
+  ///
+  /// - Precondition: `threads > 1`; the query has no leading mark (its
+  ///   matches are gathered whole, not piece by piece); `window` is rounded
+  ///   to scalar boundaries.
+  func scannedInPieces(
+    _ query: FoldedQuery, options: SearchOptions = [], window: Range<Int>? = nil, threads: Int
+  ) -> [Range<Int>] {
+    let span = window ?? 0..<originalByteCount
+    let cuts = withOriginalBytes {
+      Folder.cuts(UnsafeBufferPointer(rebasing: $0[span]), pieces: threads, table: table).map {
+        $0 + span.lowerBound
+      }
+    }
+    return PieceSearch.searchInPieces(cuts: cuts, overlapping: false, resumeAt: \.upperBound) {
+      from, below in
+      // A scanner per call: its cluster test keeps state of its own.
+      withScanner(options: options, window: window) { scanner in
+        // A window of a resynchronization may end inside a scalar: moved
+        // to the scalar's end (no match starts in between), as the map's
+        // lookups want a scalar boundary.
+        var end = below
+        while end < scanner.original.count && scanner.original[end] & 0xC0 == 0x80 { end += 1 }
+        return scanner.matches(of: query, from: from, startsBefore: end)
+      }
+    }
+  }
 }

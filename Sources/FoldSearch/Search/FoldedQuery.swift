@@ -46,9 +46,9 @@ package struct FoldedQuery: Sendable {
       let last = scalars.lastIndex(where: { !Self.isTrimmed($0) })
     else { return nil }
     var body = Substring(scalars[first...last])
-    // Only the foundation profile matches a leading mark by itself; other
-    // profiles (collation, as `usearch`) skip it like any ignorable scalar.
-    if table === FoldTable.shared, let lead = Self.leadingMark(of: body.unicodeScalars) {
+    // The foundation profile matches a leading mark by itself; the
+    // collation profiles (as `usearch`) skip it like any ignorable scalar.
+    if table.rules.matchesLeadingMark, let lead = Self.leadingMark(of: body.unicodeScalars) {
       let key = Self.markKey(lead)
       leadingMark = LeadingMark(
         key: UnicodeData.utf8(key),
@@ -59,17 +59,17 @@ package struct FoldedQuery: Sendable {
       leadingMark = nil
     }
     var utf8 = String(body)
-    if table !== FoldTable.shared {
+    if table.rules.normalizedSegments || !table.contractions.isEmpty {
       // A collator that normalizes reads the query's marks in canonical
       // order where they are not (and so finds its contractions).
       let scalars =
-        table.impliedOptions.contains(._normalizedSegments)
+        table.rules.normalizedSegments
         ? UnicodeData.fcdNormalized(Array(body.unicodeScalars)) : Array(body.unicodeScalars)
       utf8 = String(String.UnicodeScalarView(Self.joiningContractions(scalars, table: table)))
     }
     utf8.makeContiguousUTF8()
     folded = utf8.utf8.withContiguousStorageIfAvailable {
-      FoldedText.fold($0, table: table).folded
+      Folder.fold($0, table: table).folded
     }!
     if folded.isEmpty && leadingMark == nil { return nil }
   }

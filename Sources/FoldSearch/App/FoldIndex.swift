@@ -93,7 +93,7 @@ public struct FoldIndex: Sendable {
     for i in records.indices {
       records[i].makeContiguousUTF8()
       let folding = records[i].utf8.withContiguousStorageIfAvailable {
-        FoldedText.fold($0, table: table)
+        Folder.fold($0, table: table)
       }!
       starts.append(folded.count)
       folded.append(contentsOf: folding.folded)
@@ -170,7 +170,6 @@ public struct FoldIndex: Sendable {
     _ query: String, options: SearchOptions = [], ranking: Ranking = .recordOrder
   ) -> [RecordMatch] {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
-    let options = options.union(table.impliedOptions)
     var hits = Hits(wantsTier: ranking == .wordMatchesFirst)
     if prepared.leadingMark != nil {
       // Rare: a query starting with a mark. Search record by record.
@@ -283,7 +282,9 @@ public struct FoldIndex: Sendable {
                 var lower = original(ofFolded: local, record: current, entries),
                 var upper = original(ofFolded: local + needle.count, record: current, entries)
               else { return offset + 1 }
-              if !options.isEmpty && !options.needsGraphemes {
+              if !options.isEmpty && !table.rules.filtersMatches
+                && !options.contains(.graphemeAligned)
+              {
                 // Word tests only need the record's bytes.
                 let passes = records[current].utf8.withContiguousStorageIfAvailable { original in
                   (!options.needsWordStart || WordBoundary.isBoundary(lower, in: original))
@@ -291,7 +292,7 @@ public struct FoldIndex: Sendable {
                       || WordBoundary.isBoundary(upper, in: original))
                 }!
                 guard passes else { return offset + 1 }
-              } else if !options.isEmpty {
+              } else if !options.isEmpty || table.rules.filtersMatches {
                 if scanner == nil {
                   scanner = makeScanner(record: current, options: options, in: haystack)
                 }
@@ -330,7 +331,7 @@ public struct FoldIndex: Sendable {
     // The scanners made from this template borrow the record's bytes only
     // for one candidate each: ICU's iterator gets a copy of its own.
     let isBoundary =
-      options.usesICUClusters
+      table.rules.usesICUClusters
       ? ICUGraphemeBoundaries(
         copying: records[record].utf8, fallback: { indexer.makeBoundaryTest() }
       ).isBoundary

@@ -332,8 +332,7 @@ package enum CollationFold {
     let captured = folds
     let table = FoldTable(
       rule: { captured[$0.value] ?? .scalars([$0]) }, candidates: ranges,
-      impliedOptions: normalizes(locale: locale)
-        ? [._graphemeStart, ._clusterEnd, ._normalizedSegments] : [._graphemeStart, ._clusterEnd],
+      rules: .collation(normalizes: normalizes(locale: locale)),
       contractions: contractionFolds, singleElementContractions: singleElements,
       prefixRules: prefixFolds)
     return Folds(folds: folds, table: table)
@@ -375,7 +374,7 @@ package enum CollationFold {
   /// ICU's FCD check (`[normalization on]` in its tailoring: 29 of ICU 72's
   /// 139 collation locales, Greek, Hindi, Thai and Vietnamese among them),
   /// which changes where `usearch` can put a match's ends
-  /// (``SearchOptions/_normalizedSegments``).
+  /// (``MatchRules/normalizedSegments``).
   package static func normalizes(locale: String) -> Bool {
     locale.withCString({ fsicu_collation_normalizes($0) }) == 1
   }

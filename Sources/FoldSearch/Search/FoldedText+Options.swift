@@ -30,12 +30,10 @@ extension FoldedText {
     -> [Range<Int>]
   {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
-    if options.union(table.impliedOptions).isEmpty && range == nil {
-      return byteRanges(of: prepared)
-    }
     let window = range.map(roundedWindow)
-    let threads = Self.threadCount(
-      parallelism, bytes: window?.count ?? foldedBytes.count, threshold: Self.parallelThreshold)
+    let threads = ParallelPlan.threadCount(
+      parallelism, bytes: window?.count ?? foldedBytes.count,
+      threshold: ParallelPlan.parallelThreshold)
     return byteRanges(of: prepared, options: options, in: window, threads: threads)
   }
 
@@ -44,7 +42,7 @@ extension FoldedText {
   package func byteRanges(
     of query: FoldedQuery, options: SearchOptions, in window: Range<Int>?, threads: Int
   ) -> [Range<Int>] {
-    if scansInPieces(query, threads: threads) {
+    if scansInPieces(query, options: options, threads: threads) {
       return scannedInPieces(query, options: options, window: window, threads: threads)
     }
     return withScanner(options: options, window: window) { $0.matches(of: query) }
@@ -198,9 +196,9 @@ extension FoldedText {
       }
       guard var start = original, start > floor else { return nil }
       return withOriginalBytes { bytes in
-        start = FoldedText.sequenceStart(containing: start, in: bytes)
+        start = Folder.sequenceStart(containing: start, in: bytes)
         while start > floor && !table.isUnitBoundary(start, in: bytes) {
-          start = FoldedText.sequenceStart(containing: start - 1, in: bytes)
+          start = Folder.sequenceStart(containing: start - 1, in: bytes)
         }
         return start > floor ? start : nil
       }
@@ -222,8 +220,8 @@ extension FoldedText {
     // after it (rounding down would find a match before `offset`).
     let start = withOriginalBytes { bytes in
       let offset = min(max(offset, 0), bytes.count)
-      let lead = FoldedText.sequenceStart(containing: offset, in: bytes)
-      return lead == offset ? offset : lead + FoldedText.decodeNonASCII(bytes, at: lead).length
+      let lead = Folder.sequenceStart(containing: offset, in: bytes)
+      return lead == offset ? offset : lead + Folder.decodeNonASCII(bytes, at: lead).length
     }
     return withScanner(options: [], window: start..<originalByteCount) { scanner in
       var found: Range<Int>? = nil
@@ -243,7 +241,7 @@ extension FoldedText {
   func roundedWindow(_ window: Range<Int>) -> Range<Int> {
     withOriginalBytes { bytes in
       func round(_ offset: Int) -> Int {
-        FoldedText.sequenceStart(containing: min(max(offset, 0), bytes.count), in: bytes)
+        Folder.sequenceStart(containing: min(max(offset, 0), bytes.count), in: bytes)
       }
       let lower = round(window.lowerBound)
       return lower..<max(lower, round(window.upperBound))
@@ -257,15 +255,14 @@ extension FoldedText {
   /// Runs `body` with a scanner over this text's buffers.
   func withScanner<R>(options: SearchOptions, window: Range<Int>?, _ body: (MatchScanner) -> R) -> R
   {
-    let options = options.union(table.impliedOptions)
-    return withOriginalBytes { original in
+    withOriginalBytes { original in
       foldedBytes.withUnsafeBufferPointer { folded in
         body(
           MatchScanner(
             original: original, folded: folded, map: offsetMap, options: options,
             window: window ?? 0..<original.count,
             isGraphemeBoundary: MatchScanner.graphemeBoundaryTest(
-              options: options, original: original, indexer: makeIndexer),
+              options: options, rules: table.rules, original: original, indexer: makeIndexer),
             table: table))
       }
     }

@@ -321,7 +321,7 @@ package struct OffsetMap: Sendable {
       // entry order from the pending entry; `out` has room for
       // maxEncodedLength bytes per entry consumed (the precondition); the
       // block has room for `count` more. `Entry` is laid out as
-      // `fssimd_fold_note` (FoldedText.NoteBuffer.layoutMatches).
+      // `fssimd_fold_note` (NoteBuffer.layoutMatches).
       let consumed = entries.baseAddress!.advanced(by: start).withMemoryRebound(
         to: fssimd_fold_note.self, capacity: count
       ) { fssimd_map_encode_notes($0, Int64(count), &state) }

@@ -41,7 +41,7 @@ import _FoldSearchCShim
 // (hostile text: a run of hundreds of marks) the segment rules are not
 // applied there (the match is decided as under a collator that does not
 // normalize), so each candidate costs a bounded amount of work. Only the collation profiles of
-// locales that normalize set `_normalizedSegments`, and they read the query
+// locales that normalize set ``MatchRules/normalizedSegments``, and they read the query
 // in NFD where it fails the check (`FoldedQuery`); the text's order of two
 // scalars with primary weights inside a failing segment, which the
 // normalization changes, is not modelled (class C6, Matching Semantics).
@@ -186,7 +186,7 @@ extension MatchScanner {
     guard i < original.count else { return nil }
     let b0 = original[i]
     if b0 < 0x80 { return (UInt32(b0), 1) }
-    let (scalar, length) = FoldedText.decodeNonASCII(original, at: i)
+    let (scalar, length) = Folder.decodeNonASCII(original, at: i)
     return (scalar ?? 0xFFFD, length)
   }
 

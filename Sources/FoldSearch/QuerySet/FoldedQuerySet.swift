@@ -99,7 +99,7 @@ public struct FoldedQuerySet: Sendable {
   /// the map puts it.
   package var isAutomatonOnly: Bool {
     automatonQueries.count == prepared.count
-      && !table.impliedOptions.contains(._normalizedSegments)
+      && !table.rules.normalizedSegments
   }
 
   /// This set for the fold table of a text it searches: itself when the

@@ -46,7 +46,7 @@ struct EditableFold: Sendable {
   init(_ text: String, table: FoldTable = .shared) {
     var text = text
     text.makeContiguousUTF8()
-    let folding = text.utf8.withContiguousStorageIfAvailable { FoldedText.fold($0, table: table) }!
+    let folding = text.utf8.withContiguousStorageIfAvailable { Folder.fold($0, table: table) }!
     self.table = table
     self.text = text
     folded = folding.folded
@@ -194,7 +194,7 @@ struct EditableFold: Sendable {
 
         let foldedStart = oldMap.foldedOffset(ofOriginal: start, in: oldFolded)
         copyUnchanged(to: start, foldedEnd: foldedStart)
-        let local = middle.withUnsafeBufferPointer { FoldedText.fold($0, table: table) }
+        let local = middle.withUnsafeBufferPointer { Folder.fold($0, table: table) }
         for entry in local.map.entries {
           builder.note(entry, shiftFolded: newFoldedCount, shiftOriginal: newOriginal)
         }

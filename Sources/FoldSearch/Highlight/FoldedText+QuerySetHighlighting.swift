@@ -18,7 +18,7 @@ extension FoldedText {
   ) -> String {
     let found = matches(of: set, options: options)
     guard !styles.isEmpty else { return text }
-    return Self.ansiString(text, highlighting: found.map(\.range)) {
+    return HighlightFormatter.ansiString(text, highlighting: found.map(\.range)) {
       styles[found[$0].queryIndex % styles.count]
     }
   }
@@ -39,7 +39,9 @@ extension FoldedText {
     var result = ""
     var cursor = text.startIndex
     // Each stretch escaped as a text without matches.
-    func escaped(_ part: Substring) -> String { Self.htmlString(String(part), highlighting: []) }
+    func escaped(_ part: Substring) -> String {
+      HighlightFormatter.htmlString(String(part), highlighting: [])
+    }
     for (range, query) in matches(of: set, options: options) {
       result += escaped(text[cursor..<range.lowerBound])
       result += "<mark data-query=\"\(query)\">"

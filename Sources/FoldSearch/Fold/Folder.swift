@@ -42,7 +42,7 @@ import _FoldSearchSIMD
 /// SWAR lowercasing: for a byte b < 0x80, b + 0x3F has its high bit set iff
 /// b ≥ 0x41 ("A") and b + 0x25 iff b ≥ 0x5B (past "Z"); no sum carries into
 /// the next byte. (See H. S. Warren, *Hacker's Delight*, 2nd ed., §6-1.)
-extension FoldedText {
+package enum Folder {
   /// Input the C fast path (`fssimd_fold_run`) needs left to be worth a
   /// call: one 32-byte vector. Shorter tails take the word-at-a-time path.
   static let fastPathMinimum = 32
@@ -166,7 +166,7 @@ extension FoldedText {
     var invalid: [InvalidSequence] = []
     let folded = [UInt8](unsafeUninitializedCapacity: foldCapacity(input.count, table: table)) {
       buffer, initialized in
-      adviseHugePages(buffer.baseAddress!, count: buffer.count)
+      HugePages.advise(buffer.baseAddress!, count: buffer.count)
       initialized = fold(
         input, into: buffer.baseAddress!, table: table, map: &map, invalid: &invalid,
         level: level)
@@ -580,5 +580,14 @@ extension FoldTable {
       ascii_contraction_nibbles: asciiContractionNibbles.map { UnsafePointer($0.baseAddress!) },
       i: 0, o: 0, notes: notes, note_count: 0,
       note_capacity: Int64(noteCapacity))
+  }
+}
+
+extension FoldedText {
+  /// ``Folder/fold(_:table:level:)`` with the default profile's table, for
+  /// `foldgrep`, which folds its pattern literals with it (until it builds
+  /// on the public API alone).
+  package static func fold(_ input: UnsafeBufferPointer<UInt8>) -> Folder.Folding {
+    Folder.fold(input)
   }
 }
