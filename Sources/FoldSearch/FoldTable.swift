@@ -316,18 +316,53 @@ package final class FoldTable: Sendable {
     for starter in starters.keys { candidates.append(starter...starter) }
     for governed in contextual.keys { candidates.append(governed...governed) }
     var pool: [UInt8] = []
-    var poolIndex: [[UInt8]: Int] = [:]
+    // The pool's folds by their bytes, to store each once: those of up to
+    // seven bytes (nearly all) packed in a word with their length, which
+    // hashes in one step, the others as arrays.
+    var shortPoolIndex: [UInt64: Int] = [:]
+    var longPoolIndex: [[UInt8]: Int] = [:]
+    func pooled(_ bytes: [UInt8]) -> Int {
+      if bytes.count <= 7 {
+        var key = UInt64(bytes.count) << 56
+        for (k, byte) in bytes.enumerated() { key |= UInt64(byte) << (8 * k) }
+        if let known = shortPoolIndex[key] { return known }
+        shortPoolIndex[key] = pool.count
+      } else {
+        if let known = longPoolIndex[bytes] { return known }
+        longPoolIndex[bytes] = pool.count
+      }
+      defer { pool += bytes }
+      return pool.count
+    }
     var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
-    var blockIndex: [[UInt32]: Int] = [blocks[0]: 0]
+    var blockIndex: [Block: Int] = [Block(entries: blocks[0]): 0]
     var stage1 = [UInt16](repeating: 0, count: 0x1100)
+    if syllablesFoldToJamo { pool.reserveCapacity(11_172 * 9 + 16_384) }
 
     // Only scalars in ICU's candidate set can fold to something else; every
-    // block without one stays the shared all-identity block 0.
-    var candidateBlocks: [Int: [UInt32]] = [:]
-    for range in candidates {
-      for value in range { candidateBlocks[Int(value >> 8), default: []].append(value) }
+    // block without one stays the shared all-identity block 0. Each block's
+    // candidates in their order in `candidates`.
+    var candidateBlocks: [(high: Int, values: [UInt32])] = []
+    let ascending = zip(candidates, candidates.dropFirst()).allSatisfy {
+      $0.upperBound < $1.lowerBound
     }
-    for (high, values) in candidateBlocks.sorted(by: { $0.key < $1.key }) {
+    if ascending {
+      // ICU's ranges come sorted and disjoint: the blocks come in order.
+      for range in candidates {
+        for value in range {
+          let high = Int(value >> 8)
+          if candidateBlocks.last?.high != high { candidateBlocks.append((high, [])) }
+          candidateBlocks[candidateBlocks.count - 1].values.append(value)
+        }
+      }
+    } else {
+      var byHigh: [Int: [UInt32]] = [:]
+      for range in candidates {
+        for value in range { byHigh[Int(value >> 8), default: []].append(value) }
+      }
+      candidateBlocks = byHigh.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+    for (high, values) in candidateBlocks {
       var block = [UInt32](repeating: 0, count: 256)
       for value in values {
         guard let scalar = Unicode.Scalar(value) else { continue }
@@ -335,7 +370,7 @@ package final class FoldTable: Sendable {
           block[Int(value & 0xFF)] = Entry.contextual(k).rawValue
           continue
         }
-        let isStarter = starters[value] != nil
+        let isStarter = !starters.isEmpty && starters[value] != nil
         if syllablesFoldToJamo && !isStarter, (0xAC00...0xD7A3).contains(value) {
           // Every syllable's fold is its own: nothing to share in the pool.
           let offset = pool.count
@@ -347,28 +382,21 @@ package final class FoldTable: Sendable {
         switch rule(scalar) {
         case .ignorable:
           block[Int(value & 0xFF)] = (isStarter ? Entry.ignorableStarter : Entry.ignorable).rawValue
-        case .scalars(let folded) where folded == [scalar] && !isStarter:
+        case .scalars(let folded) where folded.count == 1 && folded[0] == scalar && !isStarter:
           continue
         case .scalars(let folded):
           let bytes = UnicodeData.utf8(folded)
-          let offset: Int
-          if let known = poolIndex[bytes] {
-            offset = known
-          } else {
-            offset = pool.count
-            pool += bytes
-            poolIndex[bytes] = offset
-          }
           block[Int(value & 0xFF)] =
-            Entry(offset: offset, length: bytes.count, atomic: folded.count > 1).rawValue
+            Entry(offset: pooled(bytes), length: bytes.count, atomic: folded.count > 1).rawValue
             | (isStarter ? Entry.starterBit : 0)
         }
       }
-      if let known = blockIndex[block] {
+      let key = Block(entries: block)
+      if let known = blockIndex[key] {
         stage1[high] = UInt16(known)
       } else {
         stage1[high] = UInt16(blocks.count)
-        blockIndex[block] = blocks.count
+        blockIndex[key] = blocks.count
         blocks.append(block)
       }
     }
@@ -376,11 +404,15 @@ package final class FoldTable: Sendable {
     self.stage1 = .allocate(capacity: stage1.count)
     _ = self.stage1.initialize(from: stage1)
     self.stage2 = .allocate(capacity: blocks.count * 256)
-    _ = self.stage2.initialize(from: blocks.joined())
+    for (k, block) in blocks.enumerated() {
+      _ = UnsafeMutableBufferPointer(rebasing: self.stage2[(k * 256)..<(k * 256 + 256)])
+        .initialize(from: block)
+    }
     // Eight bytes of slack: the fold kernel copies a fold of up to eight
     // bytes as one word (fssimd_fold_state.pool).
     self.pool = .allocate(capacity: pool.count + 8)
-    _ = self.pool.initialize(from: pool + [UInt8](repeating: 0, count: 8))
+    _ = self.pool.initialize(from: pool)
+    UnsafeMutableBufferPointer(rebasing: self.pool[pool.count...]).initialize(repeating: 0)
     self.asciiFold = .allocate(capacity: 128)
     for b in 0..<128 {
       // Meaningful only when ASCII folds by plain lowercasing (see below);
@@ -532,6 +564,18 @@ package final class FoldTable: Sendable {
     self.hangulIsArithmetic = arithmetic
   }
 
+  /// A block of 256 entries as a dictionary key (identical blocks are
+  /// stored once): hashed by a multiplicative mix of its entries, one
+  /// word for the hasher (equal blocks still compare entry by entry).
+  private struct Block: Hashable {
+    var entries: [UInt32]
+    func hash(into hasher: inout Hasher) {
+      var mix: UInt64 = 0
+      for entry in entries { mix = (mix ^ UInt64(entry)) &* 0x9E37_79B9_7F4A_7C15 }
+      hasher.combine(mix)
+    }
+  }
+
   /// Appends the UTF-8 of Hangul syllable `value`'s canonical decomposition
   /// to `bytes`: its leading consonant, vowel and (unless none) trailing
   /// consonant, conjoining jamo of three bytes each (Unicode §3.12).
@@ -539,16 +583,23 @@ package final class FoldTable: Sendable {
   /// - Precondition: `value` is a Hangul syllable (U+AC00...U+D7A3).
   static func appendJamo(ofSyllable value: UInt32, to bytes: inout [UInt8]) {
     precondition((0xAC00...0xD7A3).contains(value))
-    func append(_ jamo: UInt32) {
-      // U+1100...U+11FF: E1, then two continuation bytes.
-      bytes.append(0xE1)
-      bytes.append(UInt8(0x80 | (jamo >> 6) & 0x3F))
-      bytes.append(UInt8(0x80 | jamo & 0x3F))
-    }
     let index = value - 0xAC00
-    append(0x1100 + index / 588)
-    append(0x1161 + index % 588 / 28)
-    if index % 28 != 0 { append(0x11A7 + index % 28) }
+    let trailing = index % 28
+    // Written into a word pair, then appended as one run of bytes (every
+    // process's start writes 11,172 of these).
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { raw in
+      func write(_ jamo: UInt32, at offset: Int) {
+        // U+1100...U+11FF: E1, then two continuation bytes.
+        raw[offset] = 0xE1
+        raw[offset + 1] = UInt8(0x80 | (jamo >> 6) & 0x3F)
+        raw[offset + 2] = UInt8(0x80 | jamo & 0x3F)
+      }
+      write(0x1100 + index / 588, at: 0)
+      write(0x1161 + index % 588 / 28, at: 3)
+      if trailing != 0 { write(0x11A7 + trailing, at: 6) }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<(trailing == 0 ? 6 : 9)]))
+    }
   }
 
   /// The packed fold of a two-byte scalar: bits 0–31 hold up to four folded
