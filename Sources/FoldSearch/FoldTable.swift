@@ -14,10 +14,10 @@ import _FoldSearchSIMD
 /// which Swift initializes exactly once, thread-safely). ICU hands over the
 /// set of scalars whose fold may differ from themselves (about 7,000, as a
 /// few hundred ranges); only those are folded, every other block shares the
-/// all-identity block. First use costs about 7 ms in a release build (42 M
-/// instructions under callgrind, a quarter of them ICU building the candidate
-/// set, most of the rest the per-scalar rule; the Hangul syllables are
-/// written arithmetically) and about 70 KB of memory.
+/// all-identity block. Every process that folds pays for the construction
+/// once: ICU building the candidate set, the per-scalar rule for each
+/// candidate (the Hangul syllables written arithmetically), the blocks
+/// deduplicated (figures: Benchmarks/HISTORY.md).
 /// After construction the table is immutable, so any number of threads may read
 /// it concurrently.
 package final class FoldTable: Sendable {
