@@ -334,15 +334,86 @@ package final class FoldTable: Sendable {
       defer { pool += bytes }
       return pool.count
     }
-    var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
-    var blockIndex: [Block: Int] = [Block(entries: blocks[0]): 0]
+    // The blocks one after another, 256 entries each, block 0 all
+    // identity; identical blocks stored once, found by a mixed word of
+    // their entries (equal ones still compared entry by entry).
+    var blocks = [UInt32](repeating: 0, count: 256)
+    var blocksByMix: [UInt64: [Int]] = [:]
+    func mix(_ block: UnsafeBufferPointer<UInt32>) -> UInt64 {
+      var mix: UInt64 = 0
+      for entry in block { mix = (mix ^ UInt64(entry)) &* 0x9E37_79B9_7F4A_7C15 }
+      return mix
+    }
+    blocks.withUnsafeBufferPointer { blocksByMix[mix($0)] = [0] }
+    // Room for a block per block of candidates, allocated once (only what
+    // is written gets touched).
+    var candidateHighs = 0
+    var lastHigh = -1
+    for range in candidates {
+      for blockHigh in Int(range.lowerBound >> 8)...Int(range.upperBound >> 8)
+      where blockHigh != lastHigh {
+        candidateHighs += 1
+        lastHigh = blockHigh
+      }
+    }
+    blocks.reserveCapacity(256 * (candidateHighs + 1))
     var stage1 = [UInt16](repeating: 0, count: 0x1100)
     if syllablesFoldToJamo { pool.reserveCapacity(11_172 * 9 + 16_384) }
 
+    // The block being written: its entries, and its index in stage1.
+    var block = [UInt32](repeating: 0, count: 256)
+    var high = -1
+    func finishBlock() {
+      guard high >= 0 else { return }
+      let key = block.withUnsafeBufferPointer(mix)
+      let known = blocksByMix[key]?.first { k in
+        blocks.withUnsafeBufferPointer { all in
+          block.withUnsafeBufferPointer { $0.elementsEqual(all[(k * 256)..<(k * 256 + 256)]) }
+        }
+      }
+      if let known {
+        stage1[high] = UInt16(known)
+      } else {
+        let k = blocks.count / 256
+        stage1[high] = UInt16(k)
+        blocksByMix[key, default: []].append(k)
+        blocks += block
+      }
+      for i in 0..<256 { block[i] = 0 }
+    }
+    // One candidate's entry in `block`.
+    func add(_ value: UInt32) {
+      guard let scalar = Unicode.Scalar(value) else { return }
+      if let k = contextual[value] {
+        block[Int(value & 0xFF)] = Entry.contextual(k).rawValue
+        return
+      }
+      let isStarter = !starters.isEmpty && starters[value] != nil
+      if syllablesFoldToJamo && !isStarter, (0xAC00...0xD7A3).contains(value) {
+        // Every syllable's fold is its own: nothing to share in the pool.
+        let offset = pool.count
+        Self.appendJamo(ofSyllable: value, to: &pool)
+        block[Int(value & 0xFF)] =
+          Entry(offset: offset, length: pool.count - offset, atomic: true).rawValue
+        return
+      }
+      switch rule(scalar) {
+      case .ignorable:
+        block[Int(value & 0xFF)] = (isStarter ? Entry.ignorableStarter : Entry.ignorable).rawValue
+      case .scalars(let folded) where folded.count == 1 && folded[0] == scalar && !isStarter:
+        return
+      case .scalars(let folded):
+        let bytes = UnicodeData.utf8(folded)
+        block[Int(value & 0xFF)] =
+          Entry(offset: pooled(bytes), length: bytes.count, atomic: folded.count > 1).rawValue
+          | (isStarter ? Entry.starterBit : 0)
+      }
+    }
+
     // Only scalars in ICU's candidate set can fold to something else; every
-    // block without one stays the shared all-identity block 0. Each block's
-    // candidates in their order in `candidates`.
-    var candidateBlocks: [(high: Int, values: [UInt32])] = []
+    // block without one stays the shared all-identity block 0. Blocks in
+    // ascending order, each block's candidates in their order in
+    // `candidates`.
     let ascending = zip(candidates, candidates.dropFirst()).allSatisfy {
       $0.upperBound < $1.lowerBound
     }
@@ -350,9 +421,11 @@ package final class FoldTable: Sendable {
       // ICU's ranges come sorted and disjoint: the blocks come in order.
       for range in candidates {
         for value in range {
-          let high = Int(value >> 8)
-          if candidateBlocks.last?.high != high { candidateBlocks.append((high, [])) }
-          candidateBlocks[candidateBlocks.count - 1].values.append(value)
+          if Int(value >> 8) != high {
+            finishBlock()
+            high = Int(value >> 8)
+          }
+          add(value)
         }
       }
     } else {
@@ -360,54 +433,18 @@ package final class FoldTable: Sendable {
       for range in candidates {
         for value in range { byHigh[Int(value >> 8), default: []].append(value) }
       }
-      candidateBlocks = byHigh.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-    for (high, values) in candidateBlocks {
-      var block = [UInt32](repeating: 0, count: 256)
-      for value in values {
-        guard let scalar = Unicode.Scalar(value) else { continue }
-        if let k = contextual[value] {
-          block[Int(value & 0xFF)] = Entry.contextual(k).rawValue
-          continue
-        }
-        let isStarter = !starters.isEmpty && starters[value] != nil
-        if syllablesFoldToJamo && !isStarter, (0xAC00...0xD7A3).contains(value) {
-          // Every syllable's fold is its own: nothing to share in the pool.
-          let offset = pool.count
-          Self.appendJamo(ofSyllable: value, to: &pool)
-          block[Int(value & 0xFF)] =
-            Entry(offset: offset, length: pool.count - offset, atomic: true).rawValue
-          continue
-        }
-        switch rule(scalar) {
-        case .ignorable:
-          block[Int(value & 0xFF)] = (isStarter ? Entry.ignorableStarter : Entry.ignorable).rawValue
-        case .scalars(let folded) where folded.count == 1 && folded[0] == scalar && !isStarter:
-          continue
-        case .scalars(let folded):
-          let bytes = UnicodeData.utf8(folded)
-          block[Int(value & 0xFF)] =
-            Entry(offset: pooled(bytes), length: bytes.count, atomic: folded.count > 1).rawValue
-            | (isStarter ? Entry.starterBit : 0)
-        }
-      }
-      let key = Block(entries: block)
-      if let known = blockIndex[key] {
-        stage1[high] = UInt16(known)
-      } else {
-        stage1[high] = UInt16(blocks.count)
-        blockIndex[key] = blocks.count
-        blocks.append(block)
+      for (blockHigh, values) in byHigh.sorted(by: { $0.key < $1.key }) {
+        finishBlock()
+        high = blockHigh
+        for value in values { add(value) }
       }
     }
+    finishBlock()
 
     self.stage1 = .allocate(capacity: stage1.count)
     _ = self.stage1.initialize(from: stage1)
-    self.stage2 = .allocate(capacity: blocks.count * 256)
-    for (k, block) in blocks.enumerated() {
-      _ = UnsafeMutableBufferPointer(rebasing: self.stage2[(k * 256)..<(k * 256 + 256)])
-        .initialize(from: block)
-    }
+    self.stage2 = .allocate(capacity: blocks.count)
+    _ = self.stage2.initialize(from: blocks)
     // Eight bytes of slack: the fold kernel copies a fold of up to eight
     // bytes as one word (fssimd_fold_state.pool).
     self.pool = .allocate(capacity: pool.count + 8)
@@ -421,11 +458,11 @@ package final class FoldTable: Sendable {
       self.asciiFold[b] =
         entry.isIdentity || entry.isIgnorable ? UInt8(b) : self.pool[entry.offset]
     }
-    self.blockCount = blocks.count
+    self.blockCount = blocks.count / 256
     var plain = true
     let asciiBlock = Int(stage1[0]) << 8
     for b in 0..<128 {
-      let raw = blocks[asciiBlock >> 8][b]
+      let raw = blocks[asciiBlock | b]
       let e = Entry(rawValue: raw)
       if (65...90).contains(b) {
         plain =
@@ -562,18 +599,6 @@ package final class FoldTable: Sendable {
       value += 1
     }
     self.hangulIsArithmetic = arithmetic
-  }
-
-  /// A block of 256 entries as a dictionary key (identical blocks are
-  /// stored once): hashed by a multiplicative mix of its entries, one
-  /// word for the hasher (equal blocks still compare entry by entry).
-  private struct Block: Hashable {
-    var entries: [UInt32]
-    func hash(into hasher: inout Hasher) {
-      var mix: UInt64 = 0
-      for entry in entries { mix = (mix ^ UInt64(entry)) &* 0x9E37_79B9_7F4A_7C15 }
-      hasher.combine(mix)
-    }
   }
 
   /// Appends the UTF-8 of Hangul syllable `value`'s canonical decomposition
