@@ -171,4 +171,19 @@ struct PatternPrefilterTests {
     }
     #expect(found == runs)
   }
+
+  /// The parts of multi-character folds, as read from the shared table's
+  /// entries (with the Hangul syllables' jamo written arithmetically),
+  /// equal their definition: every candidate scalar folded alone.
+  @Test func foldPartsFromTheTableEqualTheirDefinition() {
+    let fromTable = PatternMatcher.foldParts
+    let folded = PatternMatcher.foldPartsByFolding()
+    #expect(fromTable.interiors == folded.interiors)
+    #expect(fromTable.nonInitials == folded.nonInitials)
+    // A few known members, so that both cannot be empty alike.
+    #expect(fromTable.interiors.isSuperset(of: ["s", "f", "\u{1100}", "\u{1161}"]))
+    #expect(fromTable.nonInitials.isSuperset(of: ["s", "i", "\u{1161}", "\u{11A8}"]))
+    #expect(
+      !fromTable.interiors.contains("\u{11A8}") && !fromTable.nonInitials.contains("\u{1100}"))
+  }
 }

@@ -14,10 +14,10 @@ import _FoldSearchSIMD
 /// which Swift initializes exactly once, thread-safely). ICU hands over the
 /// set of scalars whose fold may differ from themselves (about 7,000, as a
 /// few hundred ranges); only those are folded, every other block shares the
-/// all-identity block. First use costs about 7 ms in a release build (42 M
-/// instructions under callgrind, a quarter of them ICU building the candidate
-/// set, most of the rest the per-scalar rule; the Hangul syllables are
-/// written arithmetically) and about 70 KB of memory.
+/// all-identity block. Every process that folds pays for the construction
+/// once: ICU building the candidate set, the per-scalar rule for each
+/// candidate (the Hangul syllables written arithmetically), the blocks
+/// deduplicated (figures: Benchmarks/HISTORY.md).
 /// After construction the table is immutable, so any number of threads may read
 /// it concurrently.
 package final class FoldTable: Sendable {
@@ -318,71 +318,140 @@ package final class FoldTable: Sendable {
     for starter in starters.keys { candidates.append(starter...starter) }
     for governed in contextual.keys { candidates.append(governed...governed) }
     var pool: [UInt8] = []
-    var poolIndex: [[UInt8]: Int] = [:]
-    var blocks: [[UInt32]] = [Array(repeating: 0, count: 256)]
-    var blockIndex: [[UInt32]: Int] = [blocks[0]: 0]
-    var stage1 = [UInt16](repeating: 0, count: 0x1100)
-
-    // Only scalars in ICU's candidate set can fold to something else; every
-    // block without one stays the shared all-identity block 0.
-    var candidateBlocks: [Int: [UInt32]] = [:]
-    for range in candidates {
-      for value in range { candidateBlocks[Int(value >> 8), default: []].append(value) }
+    // The pool's folds by their bytes, to store each once: those of up to
+    // seven bytes (nearly all) packed in a word with their length, which
+    // hashes in one step, the others as arrays.
+    var shortPoolIndex: [UInt64: Int] = [:]
+    var longPoolIndex: [[UInt8]: Int] = [:]
+    func pooled(_ bytes: [UInt8]) -> Int {
+      if bytes.count <= 7 {
+        var key = UInt64(bytes.count) << 56
+        for (k, byte) in bytes.enumerated() { key |= UInt64(byte) << (8 * k) }
+        if let known = shortPoolIndex[key] { return known }
+        shortPoolIndex[key] = pool.count
+      } else {
+        if let known = longPoolIndex[bytes] { return known }
+        longPoolIndex[bytes] = pool.count
+      }
+      defer { pool += bytes }
+      return pool.count
     }
-    for (high, values) in candidateBlocks.sorted(by: { $0.key < $1.key }) {
-      var block = [UInt32](repeating: 0, count: 256)
-      for value in values {
-        guard let scalar = Unicode.Scalar(value) else { continue }
-        if let k = contextual[value] {
-          block[Int(value & 0xFF)] = Entry.contextual(k).rawValue
-          continue
-        }
-        let isStarter = starters[value] != nil
-        if syllablesFoldToJamo && !isStarter, (0xAC00...0xD7A3).contains(value) {
-          // Every syllable's fold is its own: nothing to share in the pool.
-          let offset = pool.count
-          Self.appendJamo(ofSyllable: value, to: &pool)
-          block[Int(value & 0xFF)] =
-            Entry(offset: offset, length: pool.count - offset, atomic: true).rawValue
-          continue
-        }
-        switch rule(scalar) {
-        case .ignorable:
-          block[Int(value & 0xFF)] = (isStarter ? Entry.ignorableStarter : Entry.ignorable).rawValue
-        case .scalars(let folded) where folded == [scalar] && !isStarter:
-          continue
-        case .scalars(let folded):
-          let bytes = UnicodeData.utf8(folded)
-          let offset: Int
-          if let known = poolIndex[bytes] {
-            offset = known
-          } else {
-            offset = pool.count
-            pool += bytes
-            poolIndex[bytes] = offset
-          }
-          block[Int(value & 0xFF)] =
-            Entry(offset: offset, length: bytes.count, atomic: folded.count > 1).rawValue
-            | (isStarter ? Entry.starterBit : 0)
+    // The blocks one after another, 256 entries each, block 0 all
+    // identity; identical blocks stored once, found by a mixed word of
+    // their entries (equal ones still compared entry by entry).
+    var blocks = [UInt32](repeating: 0, count: 256)
+    var blocksByMix: [UInt64: [Int]] = [:]
+    func mix(_ block: UnsafeBufferPointer<UInt32>) -> UInt64 {
+      var mix: UInt64 = 0
+      for entry in block { mix = (mix ^ UInt64(entry)) &* 0x9E37_79B9_7F4A_7C15 }
+      return mix
+    }
+    blocks.withUnsafeBufferPointer { blocksByMix[mix($0)] = [0] }
+    // Room for a block per block of candidates, allocated once (only what
+    // is written gets touched).
+    var candidateHighs = 0
+    var lastHigh = -1
+    for range in candidates {
+      for blockHigh in Int(range.lowerBound >> 8)...Int(range.upperBound >> 8)
+      where blockHigh != lastHigh {
+        candidateHighs += 1
+        lastHigh = blockHigh
+      }
+    }
+    blocks.reserveCapacity(256 * (candidateHighs + 1))
+    var stage1 = [UInt16](repeating: 0, count: 0x1100)
+    if syllablesFoldToJamo { pool.reserveCapacity(11_172 * 9 + 16_384) }
+
+    // The block being written: its entries, and its index in stage1.
+    var block = [UInt32](repeating: 0, count: 256)
+    var high = -1
+    func finishBlock() {
+      guard high >= 0 else { return }
+      let key = block.withUnsafeBufferPointer(mix)
+      let known = blocksByMix[key]?.first { k in
+        blocks.withUnsafeBufferPointer { all in
+          block.withUnsafeBufferPointer { $0.elementsEqual(all[(k * 256)..<(k * 256 + 256)]) }
         }
       }
-      if let known = blockIndex[block] {
+      if let known {
         stage1[high] = UInt16(known)
       } else {
-        stage1[high] = UInt16(blocks.count)
-        blockIndex[block] = blocks.count
-        blocks.append(block)
+        let k = blocks.count / 256
+        stage1[high] = UInt16(k)
+        blocksByMix[key, default: []].append(k)
+        blocks += block
+      }
+      for i in 0..<256 { block[i] = 0 }
+    }
+    // One candidate's entry in `block`.
+    func add(_ value: UInt32) {
+      guard let scalar = Unicode.Scalar(value) else { return }
+      if let k = contextual[value] {
+        block[Int(value & 0xFF)] = Entry.contextual(k).rawValue
+        return
+      }
+      let isStarter = !starters.isEmpty && starters[value] != nil
+      if syllablesFoldToJamo && !isStarter, (0xAC00...0xD7A3).contains(value) {
+        // Every syllable's fold is its own: nothing to share in the pool.
+        let offset = pool.count
+        Self.appendJamo(ofSyllable: value, to: &pool)
+        block[Int(value & 0xFF)] =
+          Entry(offset: offset, length: pool.count - offset, atomic: true).rawValue
+        return
+      }
+      switch rule(scalar) {
+      case .ignorable:
+        block[Int(value & 0xFF)] = (isStarter ? Entry.ignorableStarter : Entry.ignorable).rawValue
+      case .scalars(let folded) where folded.count == 1 && folded[0] == scalar && !isStarter:
+        return
+      case .scalars(let folded):
+        let bytes = UnicodeData.utf8(folded)
+        block[Int(value & 0xFF)] =
+          Entry(offset: pooled(bytes), length: bytes.count, atomic: folded.count > 1).rawValue
+          | (isStarter ? Entry.starterBit : 0)
       }
     }
+
+    // Only scalars in ICU's candidate set can fold to something else; every
+    // block without one stays the shared all-identity block 0. Blocks in
+    // ascending order, each block's candidates in their order in
+    // `candidates`.
+    let ascending = zip(candidates, candidates.dropFirst()).allSatisfy {
+      $0.upperBound < $1.lowerBound
+    }
+    if ascending {
+      // ICU's ranges come sorted and disjoint: the blocks come in order.
+      for range in candidates {
+        for value in range {
+          if Int(value >> 8) != high {
+            finishBlock()
+            high = Int(value >> 8)
+          }
+          add(value)
+        }
+      }
+    } else {
+      var byHigh: [Int: [UInt32]] = [:]
+      for range in candidates {
+        for value in range { byHigh[Int(value >> 8), default: []].append(value) }
+      }
+      for (blockHigh, values) in byHigh.sorted(by: { $0.key < $1.key }) {
+        finishBlock()
+        high = blockHigh
+        for value in values { add(value) }
+      }
+    }
+    finishBlock()
 
     self.stage1 = .allocate(capacity: stage1.count)
     _ = self.stage1.initialize(from: stage1)
-    self.stage2 = .allocate(capacity: blocks.count * 256)
-    _ = self.stage2.initialize(from: blocks.joined())
+    self.stage2 = .allocate(capacity: blocks.count)
+    _ = self.stage2.initialize(from: blocks)
     // Eight bytes of slack: the fold kernel copies a fold of up to eight
     // bytes as one word (fssimd_fold_state.pool).
     self.pool = .allocate(capacity: pool.count + 8)
-    _ = self.pool.initialize(from: pool + [UInt8](repeating: 0, count: 8))
+    _ = self.pool.initialize(from: pool)
+    UnsafeMutableBufferPointer(rebasing: self.pool[pool.count...]).initialize(repeating: 0)
     self.asciiFold = .allocate(capacity: 128)
     for b in 0..<128 {
       // Meaningful only when ASCII folds by plain lowercasing (see below);
@@ -391,11 +460,11 @@ package final class FoldTable: Sendable {
       self.asciiFold[b] =
         entry.isIdentity || entry.isIgnorable ? UInt8(b) : self.pool[entry.offset]
     }
-    self.blockCount = blocks.count
+    self.blockCount = blocks.count / 256
     var plain = true
     let asciiBlock = Int(stage1[0]) << 8
     for b in 0..<128 {
-      let raw = blocks[asciiBlock >> 8][b]
+      let raw = blocks[asciiBlock | b]
       let e = Entry(rawValue: raw)
       if (65...90).contains(b) {
         plain =
@@ -541,16 +610,23 @@ package final class FoldTable: Sendable {
   /// - Precondition: `value` is a Hangul syllable (U+AC00...U+D7A3).
   static func appendJamo(ofSyllable value: UInt32, to bytes: inout [UInt8]) {
     precondition((0xAC00...0xD7A3).contains(value))
-    func append(_ jamo: UInt32) {
-      // U+1100...U+11FF: E1, then two continuation bytes.
-      bytes.append(0xE1)
-      bytes.append(UInt8(0x80 | (jamo >> 6) & 0x3F))
-      bytes.append(UInt8(0x80 | jamo & 0x3F))
-    }
     let index = value - 0xAC00
-    append(0x1100 + index / 588)
-    append(0x1161 + index % 588 / 28)
-    if index % 28 != 0 { append(0x11A7 + index % 28) }
+    let trailing = index % 28
+    // Written into a word pair, then appended as one run of bytes (every
+    // process's start writes 11,172 of these).
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { raw in
+      func write(_ jamo: UInt32, at offset: Int) {
+        // U+1100...U+11FF: E1, then two continuation bytes.
+        raw[offset] = 0xE1
+        raw[offset + 1] = UInt8(0x80 | (jamo >> 6) & 0x3F)
+        raw[offset + 2] = UInt8(0x80 | jamo & 0x3F)
+      }
+      write(0x1100 + index / 588, at: 0)
+      write(0x1161 + index % 588 / 28, at: 3)
+      if trailing != 0 { write(0x11A7 + trailing, at: 6) }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<(trailing == 0 ? 6 : 9)]))
+    }
   }
 
   /// The packed fold of a two-byte scalar: bits 0–31 hold up to four folded
