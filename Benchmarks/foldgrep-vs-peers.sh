@@ -11,6 +11,8 @@
 #   RUNS=10 Benchmarks/foldgrep-vs-peers.sh    # hyperfine runs per command (default 5)
 #   FOLDGREP=path Benchmarks/foldgrep-vs-peers.sh   # another foldgrep build
 #   SPANISH=file LATIN=file Benchmarks/foldgrep-vs-peers.sh   # other files
+#   BASELINE=path Benchmarks/foldgrep-vs-peers.sh   # also time another foldgrep
+#                                                   # build (before a change)
 #
 # Checks, before timing: foldgrep's count is at least rg's (it finds every line
 # rg finds, and the accented ones) and the same on a second run (a failure
@@ -73,8 +75,8 @@ table=$work/table.md
 {
   echo "hyperfine -N --output=pipe, warmup 1, $runs runs, median wall time; $(nproc) cores"
   echo
-  echo "| file | query | foldgrep -c | rg -c -i -F | grep -c -i -F | ugrep -c -i -F | rg accent class | foldgrep / rg | CPU: foldgrep / rg | lines: foldgrep / rg |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| file | query | foldgrep -c |${BASELINE:+ baseline foldgrep -c |} rg -c -i -F | grep -c -i -F | ugrep -c -i -F | rg accent class | foldgrep / rg | CPU: foldgrep / rg | lines: foldgrep / rg |"
+  echo "|---|---|---:|${BASELINE:+---:|}---:|---:|---:|---:|---:|---:|---|"
 } >"$table"
 failed=0
 run_query() {
@@ -96,6 +98,9 @@ run_query() {
   local commands=(-n foldgrep "$FOLDGREP -c -e $(q "$query") $file"
     -n rg "rg -c -i -F -e $(q "$query") $file")
   local peers=(rg)
+  if [ -n "${BASELINE:-}" ]; then
+    commands+=(-n baseline "$BASELINE -c -e $(q "$query") $file")
+  fi
   if have grep; then
     commands+=(-n grep "grep -c -i -F -e $(q "$query") $file")
     peers+=(grep)
@@ -124,7 +129,8 @@ def cell(key):
     return "%.1f ms" % (results[key] * 1000) if key in results else "—"
 ratio = results["foldgrep"] / results["rg"]
 cpu_ratio = cpu["foldgrep"] / cpu["rg"]
-print(f"| {name} | `{query}` | {cell('foldgrep')} | {cell('rg')} | {cell('grep')} | "
+baseline = f" {cell('baseline')} |" if "baseline" in results else ""
+print(f"| {name} | `{query}` | {cell('foldgrep')} |{baseline} {cell('rg')} | {cell('grep')} | "
       f"{cell('ugrep')} | {cell('rg-class')} | {ratio:.2f} | {cpu_ratio:.2f} | {ours} / {theirs} |")
 PY
   tail -n 1 "$table"

@@ -494,12 +494,13 @@ package struct OneShotSearch {
     return merged
   }
 
-  /// Where the shortest tail of `input[..<end]` starts that holds every
+  /// Where a tail of `input[..<end]` starts that holds the start of every
   /// match not ending before `end`: the start of the scalar that is the
   /// needle's length in non-ignorable scalars before `end` (a match holds
   /// at most that many: each folds to a byte or more, and it starts at
-  /// one); nil when `input` has fewer, or an ill-formed sequence is met
-  /// first. A text cut into pieces at scalar boundaries that overlap by
+  /// one; one that runs past `end` holds the last of them and one more, so
+  /// one fewer would do); nil when `input` has fewer, or an ill-formed
+  /// sequence is met first. A text cut into pieces at scalar boundaries that overlap by
   /// such tails has every match of the whole text inside some piece (its
   /// trailing ignorables aside), and every match of a piece is one of the
   /// text, since this profile folds scalar by scalar: so a line has a
