@@ -115,8 +115,9 @@ run_query() {
   fi
   local json=$work/hyperfine.json
   # (Exit status 1, no match, is not a failure: -i.)
+  # (Its warnings, outliers on a shared machine, go to a file.)
   hyperfine -N --style none --output=pipe --warmup 1 --runs "$runs" -i --export-json "$json" \
-    "${commands[@]}" >/dev/null
+    "${commands[@]}" >/dev/null 2>"$work/hyperfine.log"
   python3 - "$json" "$name" "$query" "$ours" "$theirs" >>"$table" <<'PY'
 import json, sys
 path, name, query, ours, theirs = sys.argv[1:]
