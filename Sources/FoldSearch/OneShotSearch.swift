@@ -419,8 +419,8 @@ package struct OneShotSearch {
           let found = result.count
           if !scan.verify(candidate: p, into: &result) { break scanning }
           if firstMatchPerLine && result.count > found {
-            // (A match holds no line end: the needle's folded bytes are
-            // compared one by one, and '\n' folds to itself.)
+            // (From the match's end: the line it ends in, which is the
+            // line it starts in unless the needle holds a line end.)
             let lineEnd = memchr(
               input.baseAddress! + result[found].upperBound, 0x0A,
               input.count - result[found].upperBound)
@@ -500,11 +500,11 @@ package struct OneShotSearch {
   /// at most that many: each folds to a byte or more, and it starts at
   /// one; one that runs past `end` holds the last of them and one more, so
   /// one fewer would do); nil when `input` has fewer, or an ill-formed
-  /// sequence is met first. A text cut into pieces at scalar boundaries that overlap by
-  /// such tails has every match of the whole text inside some piece (its
-  /// trailing ignorables aside), and every match of a piece is one of the
-  /// text, since this profile folds scalar by scalar: so a line has a
-  /// match exactly when one of its pieces has.
+  /// sequence is met first. A text cut into pieces at scalar boundaries
+  /// that overlap by such tails has every match of the whole text inside
+  /// some piece (its trailing ignorables aside), and every match of a piece
+  /// is one of the text, since this profile folds scalar by scalar: so a
+  /// line has a match exactly when one of its pieces has.
   ///
   /// - Precondition: `end` is a scalar boundary of `input`.
   /// - Complexity: O(k) for the k bytes walked back.
