@@ -91,6 +91,19 @@ struct ChunkReader {
   /// NUL-terminated records are searched as lines (the printer exchanges
   /// them back).
   let exchangesNul: Bool
+  /// Cuts a line longer than the chunk into overlapping pieces instead of
+  /// growing the chunk, when the caller does not need whole lines (a
+  /// count, which matches only): given a full chunk without a line end,
+  /// it returns where the piece ends and where the next one starts (the
+  /// bytes from there are read again), or nil to grow the chunk as without
+  /// it. See ``lastContinuesLine`` and ``lastEndsInsideLine``.
+  var longLinePieces: ((UnsafeBufferPointer<UInt8>) -> (end: Int, next: Int)?)? = nil
+  /// Whether the chunk returned last starts inside a line (the previous
+  /// one was a piece: its bytes up to its first '\n' continue that line).
+  private(set) var lastContinuesLine = false
+  /// Whether the chunk returned last is a piece of a line that goes on in
+  /// the next chunk.
+  private(set) var lastEndsInsideLine = false
 
   /// `start` holds the bytes already read (while looking for a byte order
   /// mark), the first at offset `start.offset`.
@@ -159,15 +172,27 @@ struct ChunkReader {
       carry = []
       if atEnd {
         guard !chunk.isEmpty else { return .success(nil) }
+        lastContinuesLine = lastEndsInsideLine
+        lastEndsInsideLine = false
         defer { offset += chunk.count }
         return .success((chunk, offset))
       }
       // Cut after the last line end.
-      var cut = chunk.count
-      while cut > 0 && chunk[cut - 1] != 0x0A { cut -= 1 }
+      var cut = chunk.withUnsafeBufferPointer { $0.index(after: 0x0A, lastIn: 0, to: $0.count) }
       if cut == 0 && nulEndsLongLines && chunk.count >= chunkSize {
-        cut = chunk.count
-        while cut > 0 && chunk[cut - 1] != 0 { cut -= 1 }
+        cut = chunk.withUnsafeBufferPointer { $0.index(after: 0, lastIn: 0, to: $0.count) }
+      }
+      if cut == 0, chunk.count >= chunkSize, let pieces = longLinePieces,
+        let (end, next) = chunk.withUnsafeBufferPointer(pieces), 0 < next, next <= end,
+        end <= chunk.count
+      {
+        // A line longer than the chunk, cut into pieces.
+        carry = Array(chunk[next...])
+        chunk.removeSubrange(end...)
+        lastContinuesLine = lastEndsInsideLine
+        lastEndsInsideLine = true
+        defer { offset += next }
+        return .success((chunk, offset))
       }
       if cut == 0 {
         // A line longer than the chunk: grow the chunk to hold it.
@@ -179,6 +204,8 @@ struct ChunkReader {
         carry = Array(chunk[cut...])
         chunk.removeSubrange(cut...)
       }
+      lastContinuesLine = lastEndsInsideLine
+      lastEndsInsideLine = false
       defer { offset += chunk.count }
       return .success((chunk, offset))
     }
@@ -198,6 +225,25 @@ extension UnsafeBufferPointer<UInt8> {
     guard from < to else { return to }
     guard let found = memchr(baseAddress! + from, Int32(byte), to - from) else { return to }
     return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - baseAddress!
+  }
+
+  /// The index after the last `byte` in `from..<to`, or `from` when there
+  /// is none.
+  func index(after byte: UInt8, lastIn from: Int, to: Int) -> Int {
+    // (memchr first: a long line without one is passed at its speed.)
+    guard from < to, let base = baseAddress, firstIndex(of: byte, from: from, to: to) < to else {
+      return from
+    }
+    // 16 bytes at a time, backwards (Glibc's module has no memrchr).
+    let target = SIMD16<UInt8>(repeating: byte)
+    var i = to
+    while i - 16 >= from {
+      let block = UnsafeRawPointer(base + i - 16).loadUnaligned(as: SIMD16<UInt8>.self)
+      if any(block .== target) { break }
+      i -= 16
+    }
+    while i > from && self[i - 1] != byte { i -= 1 }
+    return i
   }
 
   /// The number of `byte`s in `from..<to`.

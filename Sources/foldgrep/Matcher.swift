@@ -21,6 +21,15 @@ struct Matcher: Sendable {
   /// profile, no query starting with a combining mark; the library decides):
   /// only then are chunks validated and searched without the whole fold.
   let oneShotPlansAll: Bool
+  /// Each query's one-shot search, prepared once (empty unless
+  /// ``oneShotPlansAll``).
+  private let oneShots: [OneShotSearch]
+  /// Whether only the lines that match matter, not every match in them
+  /// (`-c`, `-l`, `-L`, `-q` without printing): the one-shot search of a
+  /// single query then skips the rest of a line after its first match
+  /// (``OneShotSearch/firstMatchPerLine``). The ranges returned still hold
+  /// every line's first match; later ones in a line may be missing.
+  var linesOnly = false
   /// Whether the profile folds the line end (U+000A) to something other
   /// than itself: ignorable under collation locales that shift spaces and
   /// punctuation (`collation:th`, `-u-ka-shifted`). Then a match may run
@@ -74,6 +83,11 @@ struct Matcher: Sendable {
     /// -E: the first line whose search failed (PCRE2's match limit): its
     /// offset in the chunk and why.
     var patternError: (offset: Int, message: String)? = nil
+    /// Whether the last chunk's ranges hold at most one match per line
+    /// (``linesOnly`` with one query, searched by the one-shot search on
+    /// one thread without its dense fallback): then each is a line of its
+    /// own, which needs no search for its end.
+    var onePerLine = false
     /// After a chunk where a query's candidates were dense (the one-shot
     /// search then folds the rest of the chunk itself, and the queries after
     /// it need a second fold), this many chunks fold whole, once for all
@@ -104,7 +118,9 @@ struct Matcher: Sendable {
     lineEndsFold = !profile.table.entry(0x0A).isIdentity
     // Planning does not depend on the text: the library says once.
     let table = profile.table
-    oneShotPlansAll = queries.allSatisfy { OneShotSearch($0, table: table) != nil }
+    let oneShots = queries.compactMap { OneShotSearch($0, table: table) }
+    oneShotPlansAll = oneShots.count == queries.count
+    self.oneShots = oneShotPlansAll ? oneShots : []
     setEligible = !wholeWords && !lineEndsFold
     querySet = Self.makeQuerySet(
       kept, minimum: 8, eligible: setEligible, profile: profile)
@@ -115,6 +131,37 @@ struct Matcher: Sendable {
     _ texts: [String], minimum: Int, eligible: Bool, profile: FoldProfile
   ) -> FoldedQuerySet? {
     eligible && texts.count >= max(2, minimum) ? FoldedQuerySet(texts, profile: profile) : nil
+  }
+
+  /// Whether a line may be searched in pieces (``ChunkReader/longLinePieces``):
+  /// the one-shot search plans every query (so the profile folds scalar by
+  /// scalar and no query starts with a mark: a match's context is its own
+  /// scalars), no -E, -w or -x (which look past a match), and the caller
+  /// counts lines and does not print them.
+  var searchesInPieces: Bool {
+    oneShotPlansAll && !oneShots.isEmpty && pattern == nil && !wholeWords && !wholeLines
+  }
+
+  /// Where a piece of a long line ends, at the last scalar boundary of
+  /// `chunk` (the end of a well-formed scalar), and where the next piece
+  /// starts: the tail before that end that every match not inside the
+  /// piece starts in, for the longest query (``OneShotSearch/tailStart(before:in:)``).
+  /// nil when that tail is more than half the piece (a line of marks): the
+  /// chunk then grows to hold the line.
+  func longLinePiece(_ chunk: UnsafeBufferPointer<UInt8>) -> (end: Int, next: Int)? {
+    guard let longest = oneShots.max(by: { $0.needleLength < $1.needleLength }),
+      chunk.count > 0
+    else { return nil }
+    var end = chunk.count
+    var lead = end - 1
+    while lead > 0 && end - lead < 4 && chunk[lead] & 0xC0 == 0x80 { lead -= 1 }
+    let b = chunk[lead]
+    let width = b < 0xC0 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+    if lead + width > end { end = lead }
+    guard let next = longest.tailStart(before: end, in: chunk), next > end / 2 else {
+      return nil
+    }
+    return (end, next)
   }
 
   /// The matches in `bytes` (original offsets): leftmost first, never
@@ -139,6 +186,7 @@ struct Matcher: Sendable {
   /// rest of the chunk itself: the chunk is never folded more than twice),
   /// and the next chunks of the file for a while (``Pacing``).
   func ranges(in bytes: [UInt8], pacing: inout Pacing, path: inout Path) -> [Range<Int>] {
+    pacing.onePerLine = false
     if let pattern {
       path = .wholeFold
       return pattern.ranges(in: bytes, error: &pacing.patternError)
@@ -157,14 +205,23 @@ struct Matcher: Sendable {
       if pacing.wholeFoldChunks > 0 {
         pacing.wholeFoldChunks -= 1
       } else {
-        let table = profile.table
+        // (-w rejects matches, and the merge of several queries needs each
+        // one's every match: a line's first match alone is for one query.)
+        let firstPerLine = linesOnly && oneShots.count == 1 && !wholeWords && !wholeLines
         bytes.withUnsafeBufferPointer { buffer in
           guard UTF8Validation.isValid(buffer) else { return }
-          for query in queries {
-            guard let search = OneShotSearch(query, table: table) else { break }
+          for var search in oneShots {
+            search.firstMatchPerLine = firstPerLine
             var statistics = OneShotSearch.Statistics()
             // SAFETY: the chunk was validated just above.
-            perQuery.append(search.byteRanges(in: buffer, statistics: &statistics))
+            // (On this thread: foldgrep runs a thread per file; a chunk
+            // is smaller than the search's threshold unless it is a piece
+            // of a long line, where a thread hand-off per piece costs more
+            // than it saves on a busy machine.)
+            perQuery.append(
+              search.byteRanges(in: buffer, parallelism: .sequential, statistics: &statistics))
+            pacing.onePerLine =
+              firstPerLine && statistics.wholeFoldFrom == nil && statistics.pieces == 0
             if statistics.wholeFoldFrom != nil {
               pacing.wholeFoldChunks = Pacing.denseBackoff
               break

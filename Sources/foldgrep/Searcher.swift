@@ -95,11 +95,18 @@ final class Searcher {
     skipBinary: Bool
   ) {
     self.options = options
-    self.matcher = matcher
     self.printer = printer
     self.consumer = consumer
     self.skipBinary = skipBinary
     printing = printer != nil && options.printsLines && consumer == nil
+    // Only which lines match matters (not their other matches): -c, -l,
+    // -L, -q, and -v with those, without --count-matches, --stats or
+    // --json (which count matches) or a rewrite.
+    var matcher = matcher
+    matcher.linesOnly =
+      !options.printsLines && consumer == nil && !options.countMatches && !options.stats
+      && !options.json
+    self.matcher = matcher
     // With -o, context lines are not printed, but their groups are kept, as
     // grep does: a "--" goes where the next group does not follow on (the
     // printer drops the lines themselves). Not for JSON, nor with -v, whose
@@ -142,6 +149,13 @@ final class Searcher {
       eagerOnShortReads: kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK,
       nulEndsLongLines: !options.text && !options.nullData,
       start: (start.bytes, start.markLength), decoder: decoder, exchangesNul: options.nullData)
+    if matcher.linesOnly && matcher.searchesInPieces && !options.invertMatch && decoder == nil
+      && !options.nullData
+    {
+      // Counting lines: a long line is searched in pieces, in bounded memory.
+      let matcher = self.matcher
+      reader.longLinePieces = { matcher.longLinePiece($0) }
+    }
     while !stop {
       switch reader.next() {
       case .failure(let error): return .failed(error.message)
@@ -178,7 +192,9 @@ final class Searcher {
           }
         }
         stats.bytesSearched += chunk.bytes.count
-        process(chunk.bytes, offset: chunk.offset)
+        process(
+          chunk.bytes, offset: chunk.offset, continuesLine: reader.lastContinuesLine,
+          endsInsideLine: reader.lastEndsInsideLine)
         decoder?.release(upTo: chunk.offset + chunk.bytes.count)
         afterChunk()
       }
@@ -196,7 +212,16 @@ final class Searcher {
     decoder?.original(position) ?? position
   }
 
-  private func process(_ chunk: [UInt8], offset: Int) {
+  /// Whether the line the last chunk ended inside (a piece of a long line)
+  /// has matched already.
+  private var pieceLineMatched = false
+
+  /// Searches one chunk. A piece of a long line (``ChunkReader/longLinePieces``,
+  /// only when lines are counted, not printed) may continue the line the
+  /// chunk before ended inside (`continuesLine`: up to its first '\n'),
+  /// and end inside a line (`endsInsideLine`); such a line is counted once,
+  /// in the piece where it first matches.
+  private func process(_ chunk: [UInt8], offset: Int, continuesLine: Bool, endsInsideLine: Bool) {
     if maxReached {
       // After -m: trailing context, and in-place rewriting copies the rest.
       if let consumer, !consumer.consume(chunk, offset: offset, matches: []) { stop = true }
@@ -215,6 +240,15 @@ final class Searcher {
       if consumer == nil && pendingAfter == 0 { stop = true }
       return
     }
+    // The end of the line continued from the chunk before (its '\n'), when
+    // that line matched already: its rest is not searched again.
+    var continuedEnd = 0
+    if continuesLine && pieceLineMatched {
+      continuedEnd = chunk.withUnsafeBufferPointer {
+        $0.firstIndex(of: 0x0A, from: 0, to: $0.count)
+      }
+      if continuedEnd == chunk.count { return }  // (still inside it)
+    }
     var path = Matcher.Path.wholeFold
     let found = matcher.ranges(in: chunk, pacing: &pacing, path: &path)
     if let error = pacing.patternError {
@@ -226,6 +260,7 @@ final class Searcher {
     // -v: the lines without a match are selected, each as an empty range at
     // its start (no match to print or highlight).
     let ranges = options.invertMatch ? Self.linesWithout(found, in: chunk) : found
+    let onePerLine = pacing.onePerLine && !options.invertMatch && !printing
     cursor = 0
     scanPos = 0
     var selectedEnd = ranges.count
@@ -233,19 +268,25 @@ final class Searcher {
       var i = 0
       var searchFrom = 0  // the start of the line after the previous matched line
       while i < ranges.count {
-
         let first = ranges[i].lowerBound
-        var lineStart = first
-        while lineStart > searchFrom && buffer[lineStart - 1] != 0x0A { lineStart -= 1 }
-        let lineEnd = buffer.firstIndex(of: 0x0A, from: first, to: buffer.count)
+        // (Each match a line of its own: lineEnd only bounds this one.)
+        let lineEnd =
+          onePerLine ? first + 1 : buffer.firstIndex(of: 0x0A, from: first, to: buffer.count)
         var j = i + 1
         while j < ranges.count && ranges[j].lowerBound < lineEnd { j += 1 }
+        if first < continuedEnd {
+          // The rest of a line counted in an earlier piece.
+          i = j
+          continue
+        }
         stats.matchedLines += 1
         // (-v: the selected lines hold no match; --count-matches counts
         // them, as ripgrep does, and --json's stats say 0 matches.)
         stats.matches += options.invertMatch ? 0 : j - i
         if printing && binary { binarySuppressed = true }
         if printing && !binary {
+          // (Only a printed line needs its start.)
+          let lineStart = Self.lineStart(before: first, notBefore: searchFrom, buffer)
           matchedLine(
             buffer, lineStart: lineStart, lineEnd: lineEnd, offset: offset,
             matches: options.invertMatch ? [] : ranges[i..<j])
@@ -278,9 +319,31 @@ final class Searcher {
         if options.beforeContext > 0 { keepTail(buffer, offset: offset) }
       }
     }
+    if endsInsideLine {
+      // Whether the line going on in the next chunk matched: in this piece
+      // (a range after the last line end), or before it when this piece
+      // holds no line end.
+      let lastStart = chunk.withUnsafeBufferPointer {
+        Self.lineStart(before: $0.count, notBefore: 0, $0)
+      }
+      let matchedHere = (ranges.last?.lowerBound ?? -1) >= lastStart
+      pieceLineMatched = matchedHere || (lastStart == 0 && continuesLine && pieceLineMatched)
+    } else {
+      pieceLineMatched = false
+    }
     if let consumer, !consumer.consume(chunk, offset: offset, matches: ranges[0..<selectedEnd]) {
       stop = true
     }
+  }
+
+  /// The start of the line holding `offset`: after the last '\n' before
+  /// it, but not before `floor`.
+  static func lineStart(
+    before offset: Int, notBefore floor: Int, _ buffer: UnsafeBufferPointer<UInt8>
+  )
+    -> Int
+  {
+    buffer.index(after: 0x0A, lastIn: floor, to: offset)
   }
 
   /// An empty range at the start of each line of `chunk` that no range of

@@ -274,3 +274,53 @@ struct OneShotSearchTests {
     }
   }
 }
+
+extension OneShotSearchTests {
+  /// ``OneShotSearch/firstMatchPerLine``: generated texts cut into lines;
+  /// the ranges reported are whole-fold matches, and the lines holding one
+  /// are exactly the lines holding a whole-fold match (each line's first
+  /// match is reported: no match crosses a line end, so the whole search
+  /// starts each line afresh, and so does the scan after a skip).
+  @Test("First match per line: the same lines", arguments: [31, 32] as [UInt64])
+  func firstMatchPerLine(seed: UInt64) {
+    let generator = DifferentialGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed)
+    let fillers = ["\n", " the \n", "x\n\n", "é\u{301}\n", "ZEBRA "]
+    var compared = 0
+    var skipped = 0
+    for round in 0..<40 {
+      let cases = (0..<30).map { generator.makeCase(at: round * 30 + $0) }
+      var text = ""
+      for c in cases {
+        text += c.text
+        text += String(
+          repeating: fillers.randomElement(using: &rng)!, count: Int.random(in: 1...6, using: &rng))
+      }
+      text.makeContiguousUTF8()
+      for c in cases.prefix(6) where !c.query.contains("\n") {
+        guard let prepared = FoldedQuery(c.query, table: .shared),
+          !prepared.folded.contains(0x0A),
+          var search = OneShotSearch(prepared, table: .shared)
+        else { continue }
+        search.firstMatchPerLine = true
+        if c.iteration % 3 == 0, let choice = Self.randomChoice(c.query, using: &rng) {
+          search.choose(anchor: choice.anchor, partner: choice.partner)
+          search.adaptsToText = false
+        }
+        let found = text.utf8.withContiguousStorageIfAvailable { search.byteRanges(in: $0) }!
+        let whole = Self.whole(c.query, in: text)
+        let bytes = Array(text.utf8)
+        func lineStarts(_ ranges: [Range<Int>]) -> Set<Int> {
+          Set(ranges.map { (bytes[..<$0.lowerBound].lastIndex(of: 0x0A) ?? -1) + 1 })
+        }
+        let context = "seed \(seed) round \(round) iteration \(c.iteration)"
+        #expect(Set(found).isSubset(of: Set(whole)), "\(context)")
+        #expect(lineStarts(found) == lineStarts(whole), "\(context)")
+        compared += 1
+        skipped += whole.count - found.count
+      }
+    }
+    // (Lines with several matches must occur for the skip to be tested.)
+    #expect(compared > 100 && skipped > 0, "seed \(seed): \(compared) compared, \(skipped) skipped")
+  }
+}

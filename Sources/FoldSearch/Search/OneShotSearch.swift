@@ -2,6 +2,12 @@ import Dispatch
 import _FoldSearchBytes
 import _FoldSearchSIMD
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A one-shot search that folds only what it must: the raw text is scanned
 /// for candidates, and each candidate is verified by folding the few scalars
 /// around it.
@@ -65,6 +71,8 @@ import _FoldSearchSIMD
 package struct OneShotSearch {
   /// The folded needle.
   let needle: [UInt8]
+  /// The folded needle's length in bytes.
+  package var needleLength: Int { needle.count }
   let searcher: ByteSearcher
   /// The kernel's description of a candidate.
   private(set) var anchor = fssimd_anchor()
@@ -82,6 +90,13 @@ package struct OneShotSearch {
   package var adaptsToText = true
   /// The threads the whole fold of the dense fallback may use.
   var parallelism = Parallelism.automatic
+  /// Whether a match ends the search of its line: the candidates after it
+  /// up to the next line end ('\n') are skipped, so that only the first
+  /// match of each line is sure to be reported (later ones may be too: the
+  /// dense fallback and the parallel pieces report every match). For
+  /// callers that count or list matching lines (`foldgrep -c`), where a
+  /// line's other matches change nothing.
+  package var firstMatchPerLine = false
 
   /// Verification may cost this many bytes more than twice the bytes
   /// scanned before the rest of the text is folded whole (measured: a unit
@@ -378,21 +393,43 @@ package struct OneShotSearch {
     let positions = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
     defer { positions.deallocate() }
     var from = start
+    // With ``firstMatchPerLine``: candidates before this are skipped (the
+    // start of the line after the last match).
+    var skipTo = start
+    // A partner before the anchor: the kernel's vector loop starts
+    // `-distance` bytes into the text, and a call from before that scans
+    // with its portable loop all the way. The positions before it are
+    // scanned alone (the kernel sees 64 bytes past them, as above).
+    let head = anchor.distance < 0 ? min(end, Int(-anchor.distance)) : start
     withUnsafePointer(to: anchor) { anchor in
       scanning: while from < end {
+        let alone = from < head
         var next: Int64 = 0
         let count = fssimd_oneshot_collect(
-          level, input.baseAddress, Int64(n), Int64(from), anchor, positions, Int64(capacity),
-          &next)
+          level, input.baseAddress, Int64(alone ? min(n, head + 64) : n), Int64(from), anchor,
+          positions, Int64(capacity), &next)
         for k in 0..<Int(count) {
           let p = Int(positions[k])
+          if alone && p >= head { break }
           if p >= end { break scanning }
+          if p < skipTo { continue }
           scan.statistics.reported += 1
           if input[p] >= 0x80 && !isProducer(at: p, in: input) { continue }
           scan.statistics.verified += 1
+          let found = result.count
           if !scan.verify(candidate: p, into: &result) { break scanning }
+          if firstMatchPerLine && result.count > found {
+            // (From the match's end: the line it ends in, which is the
+            // line it starts in unless the needle holds a line end.)
+            let lineEnd = memchr(
+              input.baseAddress! + result[found].upperBound, 0x0A,
+              input.count - result[found].upperBound)
+            skipTo =
+              lineEnd.map { UnsafeRawPointer($0) - UnsafeRawPointer(input.baseAddress!) + 1 }
+              ?? input.count
+          }
         }
-        from = Int(next)
+        from = max(alone ? head : Int(next), skipTo)
       }
     }
     statistics.add(scan.statistics)
@@ -455,6 +492,38 @@ package struct OneShotSearch {
     }
     statistics.pieces = threads
     return merged
+  }
+
+  /// Where a tail of `input[..<end]` starts that holds the start of every
+  /// match not ending before `end`: the start of the scalar that is the
+  /// needle's length in non-ignorable scalars before `end` (a match holds
+  /// at most that many: each folds to a byte or more, and it starts at
+  /// one; one that runs past `end` holds the last of them and one more, so
+  /// one fewer would do); nil when `input` has fewer, or an ill-formed
+  /// sequence is met first. A text cut into pieces at scalar boundaries
+  /// that overlap by such tails has every match of the whole text inside
+  /// some piece (its trailing ignorables aside), and every match of a piece
+  /// is one of the text, since this profile folds scalar by scalar: so a
+  /// line has a match exactly when one of its pieces has.
+  ///
+  /// - Precondition: `end` is a scalar boundary of `input`.
+  /// - Complexity: O(k) for the k bytes walked back.
+  package func tailStart(before end: Int, in input: UnsafeBufferPointer<UInt8>) -> Int? {
+    var s = end
+    var counted = 0
+    while counted < needle.count {
+      guard s > 0 else { return nil }
+      var j = s - 1
+      while j > 0 && s - j < 4 && input[j] & 0xC0 == 0x80 { j -= 1 }
+      // One well-formed scalar, exactly the bytes j..<s.
+      var bytes = UnsafeBufferPointer(rebasing: input[j..<s]).makeIterator()
+      var decoder = UTF8()
+      guard case .scalarValue(let scalar) = decoder.decode(&bytes), scalar.utf8.count == s - j
+      else { return nil }
+      if !table.entry(scalar.value).isIgnorable { counted += 1 }
+      s = j
+    }
+    return s
   }
 
   /// Whether the scalar starting at `p` folds to something containing the
