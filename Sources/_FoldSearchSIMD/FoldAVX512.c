@@ -78,25 +78,34 @@
 // Experience 51(5), 2021), which also classify a block's bytes as leads
 // and continuations in masks and compress lanes away.
 //
-// Which way a block goes (tuned with `foldbench --probe fold-kernel` on
-// each sample language and on shuffles of their lines; HISTORY.md has the
-// figures): the block's lookups cost more than the narrower kernels' way
-// (a vector up to the first non-ASCII byte, then the scalar part) when a
-// block holds only a few non-ASCII bytes (an accent every few words), and
-// they are wasted when the block stops early (Hangul, whose syllables are
-// atomic expansions). On this path even the narrow way, with 64-byte
-// vectors, costs more per scalar than the AVX2 kernel's with 32-byte ones.
-// So a block with at most FSSIMD_SPARSE stops starts a sparse stretch: the
-// AVX2 kernel's loop (fssimd_fold_run_sparse_avx2) folds from there until
-// a 32-byte vector with more than FSSIMD_SPARSE stops (text dense with
-// non-ASCII letters: Greek, Cyrillic, Hebrew), which the blocks fold, or
-// until it stops where the narrow way would (then taken here, which stops
-// or hands back as the scalar part says); its output is the AVX2 kernel's,
-// which every level shares.
+// Which way a block goes (tuned with `foldbench --probe fold-kernel` and
+// `--probe fold-kernel-compare` on the large corpora and each sample
+// language; HISTORY.md has the figures):
+// - A block whose stops are all non-ASCII bytes, each a two-byte scalar
+//   whose fold is plain (two bytes, or one byte with a note after it: é →
+//   e, Greek and Cyrillic case pairs, identity), is a two-byte block, the
+//   most common block of Latin, Greek and Cyrillic text: its pairs' lookups
+//   as above, no lead, continuation or row analysis beyond the two masks,
+//   a compress, and its notes written eight at a time
+//   (fssimd_notes_after_drops). A lead in lane 63 is left to the next
+//   block, which starts there.
+// - Any other block whose stops are all non-ASCII goes the general way
+//   below (three-byte rows, four-byte scalars, slow lanes, contraction
+//   starters), which stops at the first byte it cannot fold and hands it to
+//   the scalar part.
+// - A block that also stops at ASCII bytes (controls, ASCII contraction
+//   starters) with at most FSSIMD_SPARSE stops starts a sparse stretch: the
+//   AVX2 kernel's loop (fssimd_fold_run_sparse_avx2) folds from there until
+//   a 32-byte vector with more than FSSIMD_SPARSE stops, or until it stops
+//   where the narrow way would (then taken here, which stops or hands back
+//   as the scalar part says); its output is the AVX2 kernel's, which every
+//   level shares. (For such tables, every block's ASCII starters would
+//   otherwise cost a block's lookups.)
 // A folded block that stopped before FSSIMD_EAGER bytes at a stop that
 // repeats (fssimd_stop_repeats: Hangul) sends the next FSSIMD_CALM blocks
-// the narrow way too, and its scalar part runs to the next ASCII byte;
-// any other hands back to the blocks at the first scalar they fold.
+// the narrow way (a vector up to the first stop, then the scalar part to
+// the next ASCII byte); any other hands back to the blocks at the first
+// scalar they fold.
 #define FSSIMD_EAGER 32
 #define FSSIMD_CALM 32
 
@@ -117,6 +126,43 @@ FSSIMD_AVX512 static inline uint64_t fssimd_nibble_set_avx512(__m512i v, __m512i
   const __m512i hits = _mm512_and_si512(_mm512_shuffle_epi8(table, low_nibbles),
                                         _mm512_shuffle_epi8(high_bits, high_nibbles));
   return _mm512_test_epi8_mask(hits, hits);
+}
+
+// The notes of a block whose dropped lanes are exactly its noted lanes
+// (the continuation lanes of two-byte scalars folded to one byte), at
+// input position i and output position o: after the j-th noted lane q
+// (counting from 0), folded o + q − j (the q + 1 lanes up to q less the
+// j + 1 dropped among them), original i + q + 1, not atomic. Written
+// eight at a time as fssimd_fold_note pairs: the 64 lane numbers
+// compressed to the noted ones, widened to 64 bits, the two positions
+// added and interleaved. Returns the number of notes (popcount of
+// `noted`).
+//
+// Caller obligations: `noted` has at most 32 lanes; 32 slots are writable
+// at `notes` (slots past the returned count may be overwritten).
+FSSIMD_AVX512 static inline int64_t fssimd_notes_after_drops(fssimd_fold_note *notes,
+                                                             uint64_t noted, int64_t i,
+                                                             int64_t o, __m512i iota) {
+  const __m512i iota64 = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m512i interleave_low = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
+  const __m512i interleave_high = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+  __m512i lanes = _mm512_maskz_compress_epi8(noted, iota);
+  // Slot j of a group of eight: folded o − j (plus q), original i + 1.
+  __m512i folded = _mm512_sub_epi64(_mm512_set1_epi64(o), iota64);
+  const __m512i original = _mm512_set1_epi64(i + 1);
+  const int64_t count = (int64_t)_mm_popcnt_u64(noted);
+  for (int64_t j = 0; j < count; j += 8) {
+    const __m512i q = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(lanes));
+    const __m512i f = _mm512_add_epi64(folded, q);
+    const __m512i g = _mm512_add_epi64(original, q);
+    // SAFETY: j < count <= 32, so slots j ..< j + 8 lie in the 32 free.
+    _mm512_storeu_si512((void *)(notes + j), _mm512_permutex2var_epi64(f, interleave_low, g));
+    _mm512_storeu_si512((void *)(notes + j + 4),
+                        _mm512_permutex2var_epi64(f, interleave_high, g));
+    lanes = _mm512_alignr_epi64(_mm512_setzero_si512(), lanes, 1);
+    folded = _mm512_sub_epi64(folded, _mm512_set1_epi64(8));
+  }
+  return count;
 }
 
 // Whether the block stop at x (at least four bytes readable) is one that
@@ -193,6 +239,10 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
       contractions
           ? _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(nibbles + 16)))
           : _mm512_setzero_si512();
+  // Lane kinds a two-byte block does not fold: slow, starters, ignorables
+  // (two lanes dropped).
+  const __m512i unplain_bits =
+      _mm512_set1_epi8(FSSIMD_LANE_SLOW | FSSIMD_LANE_STARTER | (FSSIMD_LANE_DROP << 1));
   int done = 0;
   int calm = 0;
   while (i + 66 <= n) {
@@ -226,10 +276,58 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
       o += 64;
       continue;
     }
+    const int ascii_stops = stop != (uint64_t)_mm512_movepi8_mask(v);
+    if (!ascii_stops) {
+      // A two-byte block (above)? The span: every lane, or all but lane 63
+      // when a lead is there (its scalar is the next block's).
+      const uint64_t lead2 = fssimd_bytes_in(v, 0xC2, 0xE0 - 0xC2);
+      const uint64_t cont = fssimd_bytes_in(v, 0x80, 0x40);
+      const uint64_t span = src[i + 63] >= 0xC0 ? ~((uint64_t)1 << 63) : ~(uint64_t)0;
+      const uint64_t leads = lead2 & span;
+      if ((leads | leads << 1) == (stop & span) && (cont & span) == leads << 1) {
+        // Every non-ASCII lane of the span is a two-byte lead or its
+        // continuation, within the span. The lookups as in the general way
+        // (below), with the kinds tested only for what this way folds.
+        const __m512i next = _mm512_loadu_si512((const void *)(src + i + 1));
+        const __m512i prev = _mm512_permutexvar_epi8(previous_lane, v);
+        const __m512i lead_index =
+            _mm512_or_si512(next, _mm512_and_si512(_mm512_slli_epi16(v, 6), pair_bit));
+        const __m512i cont_index =
+            _mm512_or_si512(v, _mm512_and_si512(_mm512_slli_epi16(prev, 6), pair_bit));
+        const __m512i paired = _mm512_or_si512(v, one);
+        __m512i folded = w;
+        uint64_t rest = leads, noted = 0, unplain = 0;
+        do {
+          const uint8_t l = src[i + (int64_t)_tzcnt_u64(rest)];
+          const uint64_t mine =
+              _mm512_cmpeq_epi8_mask(paired, _mm512_set1_epi8((char)(l | 1))) & leads;
+          const uint64_t theirs = mine << 1;
+          const uint8_t *table = lanes + ((l & 0x1E) << 6);
+          folded = _mm512_mask_mov_epi8(folded, mine, FSSIMD_LOOKUP128(table, lead_index));
+          folded =
+              _mm512_mask_mov_epi8(folded, theirs, FSSIMD_LOOKUP128(table + 2048, cont_index));
+          const __m512i kind = FSSIMD_LOOKUP128(table + 4096, cont_index);
+          unplain |= _mm512_mask_test_epi8_mask(theirs, kind, unplain_bits);
+          noted |= _mm512_mask_test_epi8_mask(theirs, kind, note_bit);
+          rest &= ~mine;
+        } while (rest != 0);
+        if (unplain == 0) {
+          // A plain kind with a note is a fold to one byte: its
+          // continuation lane is dropped (FSSIMD_LANE_NOTE |
+          // FSSIMD_LANE_DROP), so the dropped lanes are the noted ones.
+          const uint64_t keep = span & ~noted;
+          _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, folded));
+          if (noted != 0) k += fssimd_notes_after_drops(notes + k, noted, i, o, iota);
+          o += (int64_t)_mm_popcnt_u64(keep);
+          i += span == ~(uint64_t)0 ? 64 : 63;
+          continue;
+        }
+      }
+    }
     // pair_starts: lanes where a contraction folded in the vector starts
     // an atomic expansion (a note before the lane).
     uint64_t valid, noted = 0, dropped = 0, pair_starts = 0;
-    if (calm == 0 && _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
+    if (ascii_stops && calm == 0 && _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
       // A sparse block: the AVX2 loop from here, until a dense vector (or
       // what the narrow way below would stop at).
       fssimd_fold_state narrow = c;
@@ -244,7 +342,7 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
         continue;
       }
     }
-    if (calm > 0 || _mm_popcnt_u64(stop) <= FSSIMD_SPARSE) {
+    if (calm > 0 || (ascii_stops && _mm_popcnt_u64(stop) <= FSSIMD_SPARSE)) {
       calm -= calm > 0;
       // Few bytes to fold: the narrower kernels' way, the ASCII prefix
       // stored with the vector and the scalar part from the first stop.
