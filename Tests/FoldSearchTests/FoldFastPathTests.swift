@@ -420,10 +420,12 @@ struct FoldFastPathTests {
 
   /// Every two-byte scalar of ``twoByteLetterLeads`` at every lane of a
   /// 64-byte block and past it (so at every position of the 16- and 32-byte
-  /// vectors too), once in ASCII prose (a sparse block: the AVX-512 kernel
-  /// hands it to the AVX2 loop) and once among Greek and Latin letters (a
-  /// dense block, folded with byte permutes), followed by one of
-  /// ``followers``: every level folds it as the portable level does.
+  /// vectors too), once in ASCII prose (a sparse block) and once among Greek
+  /// and Latin letters after an ASCII byte or none (a dense block, its lead
+  /// at every lane, lane 63 included), followed by one of ``followers``:
+  /// every level folds it as the portable level does. The AVX-512 kernel
+  /// folds both as two-byte blocks when the letter's fold is plain, and
+  /// the other ways when it is not or a follower is not.
   @Test(arguments: [FoldProfile.foundation, .collation, .collation(locale: "es")])
   func everyTwoByteLetterAtEveryLaneFoldsAlike(profile: FoldProfile) {
     let table = profile.table
@@ -438,9 +440,10 @@ struct FoldFastPathTests {
           Self.expectEveryLevelFoldsAlike(
             sparse, table: table, "\(profile) \(letter) at \(offset) in ASCII")
           let crowded =
-            Array((dense + dense).prefix(offset & ~1)) + letter + follower + dense + dense
+            Array("x".utf8.prefix(offset & 1)) + Array((dense + dense).prefix(offset & ~1))
+            + letter + follower + dense + dense
           Self.expectEveryLevelFoldsAlike(
-            crowded, table: table, "\(profile) \(letter) after \(offset & ~1) dense bytes")
+            crowded, table: table, "\(profile) \(letter) at \(offset) among dense letters")
         }
       }
     }
@@ -484,6 +487,46 @@ struct FoldFastPathTests {
       }
       Self.expectEveryLevelFoldsAlike(
         bytes, table: table, "seed \(seed) iteration \(iteration) \(profile)")
+    }
+  }
+
+  /// Random blocks of ASCII and two-byte letters of ``twoByteLetterLeads``
+  /// (any second byte, so every fold kind of those leads: to one byte,
+  /// case pairs, identity, slow, ignorable), from one letter in a block to
+  /// letters only, with now and then a piece the two-byte blocks do not
+  /// fold (a three-byte scalar, a control, an ill-formed byte, a
+  /// four-byte scalar), cut at a random length so that the input ends at
+  /// every lane of a block: every level folds as the portable level does,
+  /// byte for byte and map entry for map entry. The seed is in every
+  /// failure's message (and the test's arguments).
+  @Test(
+    arguments: [
+      (51, FoldProfile.foundation), (52, .foundation), (53, .foundation),
+      (54, .collation), (55, .collation(locale: "es")), (56, .collation(locale: "cs")),
+    ] as [(UInt64, FoldProfile)])
+  func twoByteBlocksFoldAlike(seed: UInt64, profile: FoldProfile) {
+    var rng = SplitMix64(seed: seed)
+    let table = profile.table
+    let others: [[UInt8]] = [
+      Array("’".utf8), Array("日".utf8), Array("한".utf8), Array("👍".utf8), [0x01], [0xFF],
+      [0xC3], Array("\u{AD}".utf8), Array("ß".utf8),
+    ]
+    for iteration in 0..<400 {
+      // How often a letter comes: every byte or so, up to every 40 bytes.
+      let spacing = Int.random(in: 0...40, using: &rng)
+      var bytes: [UInt8] = []
+      let length = Int.random(in: 1...400, using: &rng)
+      while bytes.count < length {
+        bytes += Self.prose(upTo: spacing, using: &rng)
+        let lead = Self.twoByteLetterLeads.randomElement(using: &rng)!
+        bytes += [lead, UInt8.random(in: 0x80...0xBF, using: &rng)]
+        if Int.random(in: 0..<50, using: &rng) == 0 {
+          bytes += others.randomElement(using: &rng)!
+        }
+      }
+      Self.expectEveryLevelFoldsAlike(
+        Array(bytes.prefix(length)), table: table,
+        "seed \(seed) iteration \(iteration) \(profile)")
     }
   }
 }

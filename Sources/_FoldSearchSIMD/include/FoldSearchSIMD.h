@@ -4,14 +4,15 @@
 // Layers (as in BurntSushi's memchr crate):
 //   1. portable algorithm — plain C loops, any CPU (FSSIMD_LEVEL_PORTABLE);
 //   2. vector algorithm   — one kernel body, instantiated for 16-byte SSE2
-//                           and 32-byte AVX2 vectors (FoldSearchSIMD.c +
-//                           Kernels.h), and for the fold a 64-byte AVX-512
-//                           kernel that folds two-byte scalars in the
-//                           vector (FoldSearchSIMD.c);
+//                           and 32-byte AVX2 vectors (SearchVector.c,
+//                           FoldVector.c), and for the fold a 64-byte
+//                           AVX-512 kernel that folds two-byte scalars in
+//                           the vector (FoldAVX512.c);
 //   3. per-arch choice    — fssimd_best_level() asks the CPU once
 //                           (__builtin_cpu_supports); every entry point
 //                           takes the level to run, so a caller (and a
-//                           test) can pin a lower one.
+//                           test) can pin a lower one (Dispatch.c).
+// Internal.h lists every file of the target by layer.
 // The Swift side (_FoldSearchBytes) chooses the needle bytes to compare and
 // owns the search contract; these kernels only find the next candidate or
 // occurrence.

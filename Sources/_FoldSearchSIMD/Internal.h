@@ -1,0 +1,154 @@
+// Internal.h — what the kernel files share and the library does not export:
+// the result constructors, the verification every search level uses, and
+// the declarations of the per-level kernels that Dispatch.c calls. Not a
+// public header (it is outside include/).
+//
+// Layers (as in BurntSushi's memchr crate, which keeps its portable
+// algorithm, its per-arch vector algorithms and its run-time choice apart):
+//   SearchPortable.c  the search kernels in plain C, any CPU;
+//   SearchVector.c    the search kernels at 16 (SSE2) and 32 (AVX2) bytes,
+//                     one body (SearchKernels.h) instantiated per width;
+//   OneShotAVX2.c     the one-shot candidate scan at 32 bytes;
+//   FoldScalar.h/.c   the fold's scalar part, inlined into every fold loop;
+//   FoldVector.c      the fold's vector loop at 16 and 32 bytes
+//                     (FoldKernels.h);
+//   FoldAVX512.c      the fold's 64-byte kernel (byte permutes, compress);
+//   Tables.c          the Hangul jamo tables and the AVX-512 fold's lanes;
+//   Dispatch.c        CPU detection and the exported entry points;
+//   AnyByte.c, MapEncoding.c  self-contained kernels with their own levels.
+//
+// Invariant: every function declared here has hidden visibility (it is
+// called only from this target) and the caller obligations of the exported
+// entry point it serves (include/FoldSearchSIMD.h); a kernel marked with a
+// target attribute is called only when fssimd_best_level() reports that
+// level.
+#ifndef FOLDSEARCH_SIMD_INTERNAL_H
+#define FOLDSEARCH_SIMD_INTERNAL_H
+#include "FoldSearchSIMD.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define FSSIMD_HAS_X86 1
+#endif
+
+#define FSSIMD_HIDDEN __attribute__((visibility("hidden")))
+
+// MARK: - Results
+
+static inline fssimd_result fssimd_found(int64_t position) {
+  fssimd_result r = {position, FSSIMD_FOUND};
+  return r;
+}
+
+static inline fssimd_result fssimd_none(void) {
+  fssimd_result r = {-1, FSSIMD_NONE};
+  return r;
+}
+
+static inline fssimd_result fssimd_handover(int64_t position) {
+  fssimd_result r = {position, FSSIMD_HANDOVER};
+  return r;
+}
+
+static inline fssimd_block fssimd_block_at(int64_t base, uint64_t mask, int64_t end) {
+  fssimd_block b = {base, mask, end};
+  return b;
+}
+
+// MARK: - Verification (every search level)
+
+// Whether the candidate at `position` may not be verified any more: the
+// verification work so far exceeds 4 × (position − origin) + 2m + 256.
+static inline int fssimd_over_budget(const fssimd_pair_state *s, int64_t position) {
+  return s->budgeted &&
+         s->work > 4 * (position - s->origin) + 2 * s->needle_count + 256;
+}
+
+// Compares the window `w` with the needle, 8 bytes at a time (the last chunk
+// overlapping the previous one), and adds the bytes compared to *work.
+// Caller obligations: w and nd point to m >= 1 readable bytes.
+static inline int fssimd_verify(const uint8_t *w, const uint8_t *nd, int64_t m, int64_t *work) {
+  if (m >= 8) {
+    int64_t i = 0;
+    uint64_t a, b;
+    for (; i + 8 <= m; i += 8) {
+      memcpy(&a, w + i, 8);
+      memcpy(&b, nd + i, 8);
+      if (a != b) {
+        *work += i + 8;
+        return 0;
+      }
+    }
+    if (i < m) {
+      memcpy(&a, w + m - 8, 8);
+      memcpy(&b, nd + m - 8, 8);
+      if (a != b) {
+        *work += m;
+        return 0;
+      }
+    }
+    *work += m;
+    return 1;
+  }
+  for (int64_t i = 0; i < m; i++) {
+    if (w[i] != nd[i]) {
+      *work += i + 1;
+      return 0;
+    }
+  }
+  *work += m;
+  return 1;
+}
+
+// MARK: - Kernels by level
+
+// SearchPortable.c
+FSSIMD_HIDDEN fssimd_result fssimd_pair_portable(const uint8_t *h, int64_t n, int64_t start,
+                                                 fssimd_pair_state *s);
+FSSIMD_HIDDEN int64_t fssimd_short_collect_portable(const uint8_t *h, int64_t n, int64_t start,
+                                                    const uint8_t *nd, int64_t m, int64_t *out,
+                                                    int64_t capacity, int64_t *next);
+FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int64_t start,
+                                                      const fssimd_anchor *a, int64_t *out,
+                                                      int64_t capacity, int64_t *next);
+
+#if defined(FSSIMD_HAS_X86)
+// SearchVector.c
+#define FSSIMD_DECLARE_SEARCH(suffix)                                                          \
+  FSSIMD_HIDDEN fssimd_result fssimd_pair_find_##suffix(const uint8_t *h, int64_t n,           \
+                                                        int64_t start, fssimd_pair_state *s);  \
+  FSSIMD_HIDDEN int64_t fssimd_find_short_##suffix(const uint8_t *h, int64_t n, int64_t start,  \
+                                                   const uint8_t *nd, int64_t m, int64_t *out, \
+                                                   int64_t capacity, int64_t *next);
+FSSIMD_DECLARE_SEARCH(sse2)
+FSSIMD_DECLARE_SEARCH(avx2)
+#undef FSSIMD_DECLARE_SEARCH
+
+// OneShotAVX2.c
+FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
+                                          const fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                          int64_t *next);
+
+// FoldVector.c
+FSSIMD_HIDDEN int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst,
+                                              int32_t controls);
+FSSIMD_HIDDEN int64_t fssimd_ascii_lower_avx2(const uint8_t *src, int64_t n, uint8_t *dst,
+                                              int32_t controls);
+FSSIMD_HIDDEN void fssimd_fold_run_sse2(fssimd_fold_state *s);
+FSSIMD_HIDDEN void fssimd_fold_run_avx2(fssimd_fold_state *s);
+// The AVX2 loop for the AVX-512 kernel's sparse stretches (FoldKernels.h).
+FSSIMD_HIDDEN void fssimd_fold_run_sparse_avx2(fssimd_fold_state *s);
+
+// FoldAVX512.c
+FSSIMD_HIDDEN void fssimd_fold_run_avx512(fssimd_fold_state *s);
+#endif
+
+// The most stops (non-ASCII bytes, and controls or contraction starters
+// where they stop) in a 64-byte block that the AVX-512 kernel folds as a
+// sparse block (FoldAVX512.c); the AVX2 loop of its sparse stretches
+// returns at a 32-byte vector with more.
+#define FSSIMD_SPARSE 8
+
+#endif

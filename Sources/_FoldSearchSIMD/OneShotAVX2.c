@@ -1,0 +1,169 @@
+// OneShotAVX2.c — the one-shot search's candidate scan with 32-byte AVX2
+// vectors (fssimd_oneshot_collect at FSSIMD_LEVEL_AVX2 and above): an
+// anchor byte with its partner or a non-ASCII byte between them, or a
+// two-byte scalar whose fold holds the anchor, 64 positions per block.
+// Set membership by a nibble lookup per byte (fssimd_in_set_avx2), the
+// technique of Hyperscan's "shufti" and of simdjson's classification
+// (Langdale and Lemire, "Parsing Gigabytes of JSON per Second", VLDB
+// Journal 28(6), 2019).
+//
+// Invariants: the candidates are exactly the portable loop's
+// (SearchPortable.c), in increasing order; the blocks nearer either end
+// than a block's reach go to that loop.
+#include "Internal.h"
+
+#if defined(FSSIMD_HAS_X86)
+// Compiled for AVX2 only inside these functions; every function marked
+// FSSIMD_AVX2 has the caller obligation that the CPU supports AVX2 (the
+// dispatcher calls them only at FSSIMD_LEVEL_AVX2, after fssimd_clamp).
+#define FSSIMD_AVX2 __attribute__((target("avx2")))
+
+// The low 64 bits of the OR of x >> t over t in 0 ..< w, where x is the
+// 128-bit lo | hi << 64, by doubling the shifts covered: at most four
+// steps for w <= 16, each exact on both words, every shift count in
+// 1 ..< 64. Caller obligations: 1 <= w <= 64.
+static inline uint64_t fssimd_smear(uint64_t lo, uint64_t hi, int w) {
+  int covered = 1;
+  for (; 2 * covered <= w; covered *= 2) {
+    lo |= lo >> covered | hi << (64 - covered);
+    hi |= hi >> covered;
+  }
+  if (covered < w) lo |= lo >> (w - covered) | hi << (64 - (w - covered));
+  return lo;
+}
+
+// The low-nibble table of a byte set over 0x80...0xFF, in both 128-bit
+// lanes: byte l has bit hi − 8 for every member hi·16 + l (8 <= hi <= 15).
+// One step per member (the sets are small, and this runs once per call).
+// Caller obligations: `set` points to two readable words.
+FSSIMD_AVX2 static inline __m256i fssimd_nibble_table_avx2(const uint64_t set[2]) {
+  uint64_t t[2] = {0, 0};  // bytes 0–7, 8–15
+  for (unsigned w = 0; w < 2; w++) {
+    for (uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
+      const unsigned k = 64 * w + (unsigned)__builtin_ctzll(bits);
+      t[(k >> 3) & 1] |= (uint64_t)1 << (8 * (k & 7) + (k >> 4));
+    }
+  }
+  return _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)t[1], (long long)t[0]));
+}
+
+// The bytes of v in the set of low-nibble table `lo` (in both lanes; see
+// fssimd_nibble_table_avx2) as nonzero bytes: lo[v & 15] & hi[v >> 4], where
+// hi[h] = 1 << (h − 8) for h >= 8 and 0 below, so no ASCII byte is in.
+FSSIMD_AVX2 static inline __m256i fssimd_in_set_avx2(__m256i v, __m256i lo, __m256i hi) {
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  const __m256i l = _mm256_and_si256(v, nibble);
+  const __m256i u = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+  return _mm256_and_si256(_mm256_shuffle_epi8(lo, l), _mm256_shuffle_epi8(hi, u));
+}
+
+// 0xFF where v is outside the set of table `lo` or `next` outside that of
+// `lo_next` (the tables as for fssimd_in_set_avx2), else 0x00.
+FSSIMD_AVX2 static inline __m256i fssimd_out_of_sets_avx2(__m256i v, __m256i next, __m256i lo,
+                                                          __m256i lo_next, __m256i hi) {
+  const __m256i zero = _mm256_setzero_si256();
+  return _mm256_or_si256(_mm256_cmpeq_epi8(fssimd_in_set_avx2(v, lo, hi), zero),
+                         _mm256_cmpeq_epi8(fssimd_in_set_avx2(next, lo_next, hi), zero));
+}
+
+// The top bits of 64 bytes (v0: bytes 0–31, v1: 32–63), bit k = byte k.
+FSSIMD_AVX2 static inline uint64_t fssimd_mask64_avx2(__m256i v0, __m256i v1) {
+  return (uint64_t)(uint32_t)_mm256_movemask_epi8(v0) |
+         (uint64_t)(uint32_t)_mm256_movemask_epi8(v1) << 32;
+}
+
+// 0xFF where (v | bits) == b, else 0x00.
+FSSIMD_AVX2 static inline __m256i fssimd_eq_or_avx2(__m256i v, __m256i bits, __m256i b) {
+  return _mm256_cmpeq_epi8(_mm256_or_si256(v, bits), b);
+}
+
+// The one-shot candidates of the block of 64 positions at j, 32 per vector,
+// with d = a->distance (|d| <= 16):
+//   (A) the anchor test is an OR and a compare per vector, on the loads at
+//       j and j + 32; the partner test likewise on the loads at j + d and
+//       j + d + 32. The window test needs "some byte >= 0x80" over |d|
+//       bytes beside each position: the high bits of the anchor loads
+//       (bytes j ..< j + 64) and of the partner loads (j + d ..< j + d + 64)
+//       together cover every window of the block, as one mask x of
+//       64 + |d| bits in two words whose bit i is byte w + i, w = j + 1
+//       when d > 0 (windows (p, q]) and j + d when d < 0 (windows [q, p));
+//       the OR of x >> t over t < |d| (fssimd_smear) then has bit k set
+//       when position j + k's window holds one. The anchor bits are
+//       cleared at bytes >= 0x80, so the test is exact even for an anchor
+//       >= 0x80.
+//   (B) set membership by the nibble technique (fssimd_in_set_avx2) on the
+//       loads at j and j + 32 (lead) and j + 1 and j + 33 (second); the
+//       sets hold only bytes >= 0x80, so both bytes are non-ASCII.
+// A block all ASCII without an anchor byte costs one OR of the compares
+// and the bytes, a movemask and a branch.
+// Load bounds: the block at j reads bytes j + min(d, 0) through
+// j + max(64, d + 63) (the second-byte loads end at j + 64). The vector
+// loop runs only while both lie in [0, n), where the header's clipping of
+// windows to [0, n), its 0 <= q < n and its p + 1 < n hold for every
+// position of the block; the blocks nearer either end, and anchors with
+// |d| > 16, go to the portable collector. Each block's candidates are
+// written to `out` while 64 slots are free (the contract of
+// fssimd_oneshot_collect).
+// Caller obligations: `h` points to `n` readable bytes; 0 <= start < n;
+// `a` points to a valid fssimd_anchor; `out` has `capacity` writable slots;
+// `next` is writable; the CPU supports AVX2.
+FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
+                                               const fssimd_anchor *a, int64_t *out,
+                                               int64_t capacity, int64_t *next) {
+  const int64_t d = a->distance;
+  const int64_t first = d < 0 ? -d : 0;
+  const int64_t reach = d + 63 > 64 ? d + 63 : 64;
+  if (d < -16 || d > 16 || start < first || start + reach >= n) {
+    return fssimd_oneshot_collect_portable(h, n, start, a, out, capacity, next);
+  }
+  const __m256i anchor = _mm256_set1_epi8((char)a->anchor);
+  const __m256i anchor_or = _mm256_set1_epi8((char)a->anchor_or);
+  const __m256i partner = _mm256_set1_epi8((char)a->partner);
+  const __m256i partner_or = _mm256_set1_epi8((char)a->partner_or);
+  const __m256i lead = fssimd_nibble_table_avx2(a->lead);
+  const __m256i second = fssimd_nibble_table_avx2(a->second);
+  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
+                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
+#define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+  int64_t j = start;
+  int64_t count = 0;
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) {
+      *next = j;
+      return count;
+    }
+    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
+    const __m256i e0 = fssimd_eq_or_avx2(v0, anchor_or, anchor);
+    const __m256i e1 = fssimd_eq_or_avx2(v1, anchor_or, anchor);
+    const __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), _mm256_or_si256(v0, v1));
+    if (_mm256_movemask_epi8(any) == 0) continue;
+    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
+    const uint64_t ea = fssimd_mask64_avx2(e0, e1) & ~h0;
+    uint64_t mask = 0;
+    if (ea != 0 && d == 0) {
+      mask = ea;
+    } else if (ea != 0) {
+      const __m256i p0 = FSSIMD_LOAD(h + j + d), p1 = FSSIMD_LOAD(h + j + d + 32);
+      const uint64_t ep = fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or, partner),
+                                             fssimd_eq_or_avx2(p1, partner_or, partner));
+      const uint64_t hd = fssimd_mask64_avx2(p0, p1);
+      uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80
+      if (d > 0) {
+        lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
+      } else {
+        lo = hd | h0 << -d, hi = h0 >> (64 + d);
+      }
+      mask = ea & (ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d)));
+    }
+    if (h0 != 0) {
+      const __m256i n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
+      mask |= ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
+                                  fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
+    }
+    for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+  }
+#undef FSSIMD_LOAD
+  return count + fssimd_oneshot_collect_portable(h, n, j, a, out + count, capacity - count, next);
+}
+#undef FSSIMD_AVX2
+#endif

@@ -1,0 +1,114 @@
+// SearchPortable.c — the search kernels in plain C, for any CPU
+// (FSSIMD_LEVEL_PORTABLE) and for the vector kernels' short inputs and
+// tails: the rare-byte-pair prefilter with its verification, the exact
+// 1–3 byte needle loop and the one-shot candidate test, one position at a
+// time.
+//
+// Invariants: every function reads only haystack[0 ..< n] and reports what
+// the vector kernels report for the same input (they fall back to these
+// for fewer positions than a vector holds); blocks cover 64 positions, so
+// the collectors write while 64 slots are free, as the vector ones do.
+#include "Internal.h"
+
+
+// The pair prefilter one window at a time.
+FSSIMD_HIDDEN fssimd_result fssimd_pair_portable(const uint8_t *h, int64_t n, int64_t start,
+                                          fssimd_pair_state *s) {
+  const int64_t m = s->needle_count;
+  const uint8_t *nd = s->needle;
+  const uint8_t b1 = nd[s->index1], b2 = nd[s->index2];
+  const uint8_t *p1 = h + s->index1, *p2 = h + s->index2;
+  for (int64_t j = start; j <= n - m; j++) {
+    if (p1[j] != b1 || p2[j] != b2) continue;
+    if (fssimd_over_budget(s, j)) return fssimd_handover(j);
+    if (fssimd_verify(h + j, nd, m, &s->work)) return fssimd_found(j);
+  }
+  return fssimd_none();
+}
+
+// A 1–3 byte needle one window at a time: the occurrences among the first
+// 64 starts from `start` (or up to the last start) as a block.
+static fssimd_block fssimd_short_portable(const uint8_t *h, int64_t n, int64_t start,
+                                          const uint8_t *nd, int64_t m) {
+  const int64_t last = n - m;
+  const int64_t end = last - start + 1 < 64 ? last + 1 : start + 64;
+  uint64_t mask = 0;
+  for (int64_t j = start; j < end; j++) {
+    if (h[j] != nd[0]) continue;
+    if (m >= 2 && h[j + 1] != nd[1]) continue;
+    if (m >= 3 && h[j + 2] != nd[2]) continue;
+    mask |= (uint64_t)1 << (j - start);
+  }
+  return fssimd_block_at(start, mask, end);
+}
+
+// The portable collector: blocks of fssimd_short_portable, written out,
+// while 64 slots are free (the contract of fssimd_find_short_collect, for
+// start <= n - m).
+FSSIMD_HIDDEN int64_t fssimd_short_collect_portable(const uint8_t *h, int64_t n, int64_t start,
+                                             const uint8_t *nd, int64_t m, int64_t *out,
+                                             int64_t capacity, int64_t *next) {
+  int64_t count = 0;
+  while (start <= n - m && capacity - count >= 64) {
+    fssimd_block b = fssimd_short_portable(h, n, start, nd, m);
+    for (uint64_t k = b.mask; k != 0; k &= k - 1) out[count++] = b.base + __builtin_ctzll(k);
+    start = b.end;
+  }
+  *next = start;
+  return count;
+}
+
+// Whether byte b (>= 0x80) is in a 128-bit byte set over 0x80...0xFF.
+static inline int fssimd_in_high_set(const uint64_t set[2], uint8_t b) {
+  unsigned k = (unsigned)b - 0x80u;
+  return (int)((set[k >> 6] >> (k & 63)) & 1);
+}
+
+// Whether position p is a one-shot candidate (the header's conditions).
+static inline int fssimd_oneshot_at(const uint8_t *h, int64_t n, int64_t p,
+                                    const fssimd_anchor *a) {
+  const uint8_t b = h[p];
+  if (b >= 0x80) {
+    return fssimd_in_high_set(a->lead, b) && p + 1 < n && h[p + 1] >= 0x80 &&
+           fssimd_in_high_set(a->second, h[p + 1]);
+  }
+  if ((uint8_t)(b | a->anchor_or) != a->anchor) return 0;
+  const int64_t d = a->distance;
+  if (d == 0) return 1;
+  const int64_t q = p + d;
+  if (q >= 0 && q < n && (uint8_t)(h[q] | a->partner_or) == a->partner) return 1;
+  int64_t lo = d > 0 ? p + 1 : q, hi = d > 0 ? q : p - 1;
+  if (lo < 0) lo = 0;
+  if (hi > n - 1) hi = n - 1;
+  for (int64_t x = lo; x <= hi; x++) {
+    if (h[x] >= 0x80) return 1;
+  }
+  return 0;
+}
+
+// One-shot candidates one position at a time: those among the first 64
+// positions from `start` (or up to n) as a block.
+static fssimd_block fssimd_oneshot_portable(const uint8_t *h, int64_t n, int64_t start,
+                                            const fssimd_anchor *a) {
+  const int64_t end = n - start < 64 ? n : start + 64;
+  uint64_t mask = 0;
+  for (int64_t p = start; p < end; p++) {
+    if (fssimd_oneshot_at(h, n, p, a)) mask |= (uint64_t)1 << (p - start);
+  }
+  return fssimd_block_at(start, mask, end);
+}
+
+// The portable collector: blocks of fssimd_oneshot_portable, written out,
+// while 64 slots are free.
+FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int64_t start,
+                                               const fssimd_anchor *a, int64_t *out,
+                                               int64_t capacity, int64_t *next) {
+  int64_t count = 0;
+  while (start < n && capacity - count >= 64) {
+    fssimd_block b = fssimd_oneshot_portable(h, n, start, a);
+    for (uint64_t m = b.mask; m != 0; m &= m - 1) out[count++] = b.base + __builtin_ctzll(m);
+    start = b.end;
+  }
+  *next = start;
+  return count;
+}
