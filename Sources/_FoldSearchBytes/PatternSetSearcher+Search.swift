@@ -12,6 +12,10 @@ extension PatternSetSearcher {
     var skipped = 0
     /// Set once the prefilter skipped too little.
     var prefilterOff = false
+    /// ``Strategy/perPattern``: each pattern's next occurrence at or after
+    /// `nextFrom` (`Int.max`: none), empty until the first call.
+    var next: [Int] = []
+    var nextFrom = 0
 
     package init() {}
 
@@ -32,41 +36,61 @@ extension PatternSetSearcher {
   }
 
   /// ``leftmostStart(in:from:)`` for one call of a series over the same
-  /// haystack (`scan` keeps the prefilter's record).
+  /// haystack (`scan` keeps the prefilter's record and, for small sets,
+  /// each pattern's next occurrence).
   package func leftmostStart(
     in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
   ) -> Int? {
+    guard from < haystack.count, haystack.baseAddress != nil else { return nil }
+    switch strategy {
+    case .perPattern: return perPatternLeftmostStart(in: haystack, from: from, scan: &scan)
+    case .teddy: return teddyLeftmostStart(in: haystack, from: from)
+    case .automatic, .automaton:
+      return automatonLeftmostStart(in: haystack, from: from, scan: &scan)
+    }
+  }
+
+  /// The automaton's scan: from the root at `from`, the last match state
+  /// entered before DEAD (or the end) gives the leftmost-longest match.
+  func automatonLeftmostStart(
+    in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
+  ) -> Int? {
     let n = haystack.count
-    guard from < n, let hay = haystack.baseAddress else { return nil }
+    let hay = haystack.baseAddress!
     return dense.withUnsafeBufferPointer { dense in
       classes.withUnsafeBufferPointer { classes in
-        depth.withUnsafeBufferPointer { depth in
-          outputLength.withUnsafeBufferPointer { outputLength in
-            // SAFETY: every index below is a state's premultiplied id plus a
-            // class (< stride) into `dense` (for ids below denseLimit), a
-            // state number into the per-state arrays, or i < n into `hay`.
-            let dense = dense.baseAddress!
-            let classes = classes.baseAddress!
-            let depth = depth.baseAddress!
-            let outputLength = outputLength.baseAddress!
-            let shift = strideShift
-            let denseLimit = self.denseLimit
-            var s: UInt32 = 0
-            var i = from
-            var matched = false
-            let prefilter = scan.prefilterOff ? nil : self.prefilter
-            // Phase 1, until a state that ends a pattern: one table load a
-            // byte, and no test of the state but the match flag (a test for
-            // the root state at every byte mispredicts in text where states
-            // come and go: 7× slower).
-            if let prefilter {
-              while i < n {
-                if s == 0 {
+        matchLength.withUnsafeBufferPointer { matchLength in
+          // SAFETY: every index below is a state's premultiplied id plus a
+          // class (< stride) into `dense` (for ids below denseLimit), a
+          // state number into the per-state arrays, or i < n into `hay`.
+          let dense = dense.baseAddress!
+          let classes = classes.baseAddress!
+          let matchLength = matchLength.baseAddress!
+          let shift = strideShift
+          let denseLimit = self.denseLimit
+          let root = UInt32(1) << shift
+          var s = root
+          var i = from
+          // The end and length of the last match seen (length 0: none).
+          var end = 0
+          var length = 0
+          let prefilter = scan.prefilterOff ? nil : self.prefilter
+          if let prefilter {
+            // The root flag marks re-entries into the root; the scan starts
+            // there too.
+            var v = Self.rootFlag | root
+            while true {
+              if v & Self.flagMask != 0 {
+                if v & Self.specialFlag != 0 {
+                  if v == Self.deadValue { break }
+                  end = i
+                  length = Int(matchLength[Int(v >> shift)])
+                } else if !scan.prefilterOff {
                   let (b0, b1, b2) = prefilter.bytes
                   // SAFETY: `hay` holds n bytes.
                   let p = Int(
                     fssimd_find_any_byte(instructionSet, hay, Int64(n), Int64(i), b0, b1, b2))
-                  if p >= n { return nil }
+                  if p >= n { break }
                   let jump = max(i, p - prefilter.maxOffset)
                   scan.calls += 1
                   scan.skipped += jump - i
@@ -77,53 +101,38 @@ extension PatternSetSearcher {
                   }
                   i = jump
                 }
-                let c = classes[Int(hay[i])]
-                let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
-                i &+= 1
-                s = v & ~1
-                if v & 1 != 0 {
-                  matched = true
-                  break
-                }
               }
-            } else if isFullyDense {
-              while i < n {
-                let v = dense[Int(s) &+ Int(classes[Int(hay[i])])]
-                i &+= 1
-                s = v & ~1
-                if v & 1 != 0 {
-                  matched = true
-                  break
-                }
-              }
-            } else {
-              while i < n {
-                let c = classes[Int(hay[i])]
-                let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
-                i &+= 1
-                s = v & ~1
-                if v & 1 != 0 {
-                  matched = true
-                  break
-                }
+              s = v & ~Self.flagMask
+              guard i < n else { break }
+              let c = classes[Int(hay[i])]
+              v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
+              i &+= 1
+            }
+          } else if isFullyDense {
+            while i < n {
+              let v = dense[Int(s) &+ Int(classes[Int(hay[i])])]
+              i &+= 1
+              s = v & ~Self.flagMask
+              if v & Self.specialFlag != 0 {
+                if v == Self.deadValue { break }
+                end = i
+                length = Int(matchLength[Int(v >> shift)])
               }
             }
-            guard matched else { return nil }
-            // Phase 2: the earliest start seen so far, until no occurrence in
-            // progress can start before it.
-            var best = i &- Int(outputLength[Int(s >> shift)])
-            while i &- Int(depth[Int(s >> shift)]) < best && i < n {
+          } else {
+            while i < n {
               let c = classes[Int(hay[i])]
               let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
               i &+= 1
-              s = v & ~1
-              if v & 1 != 0 {
-                let out = Int(outputLength[Int(s >> shift)])
-                if i &- out < best { best = i &- out }
+              s = v & ~Self.flagMask
+              if v & Self.specialFlag != 0 {
+                if v == Self.deadValue { break }
+                end = i
+                length = Int(matchLength[Int(v >> shift)])
               }
             }
-            return best
           }
+          return length == 0 ? nil : end &- length
         }
       }
     }
@@ -186,7 +195,7 @@ extension PatternSetSearcher {
           let dense = dense.baseAddress!
           let depth = depth.baseAddress!
           let outputStart = outputStart.baseAddress!
-          var s: UInt32 = 0
+          var s: UInt32 = 1 << strideShift
           var i = start
           while i < haystack.count {
             let c = classes[Int(haystack[i])]
@@ -201,9 +210,9 @@ extension PatternSetSearcher {
               guard let t = trieChild(s, c) else { return }
               v = t
             }
-            s = v & ~1
+            s = v & ~Self.flagMask
             i &+= 1
-            if v & 1 != 0 {
+            if v & Self.specialFlag != 0 {
               let state = Int(s >> strideShift)
               let lower = Int(outputStart[state])
               let upper = Int(outputStart[state &+ 1])
