@@ -55,6 +55,7 @@ extension PatternSetSearcher {
   func automatonLeftmostStart(
     in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
   ) -> Int? {
+    if !compact.isEmpty { return compactLeftmostStart(in: haystack, from: from, scan: &scan) }
     let n = haystack.count
     let hay = haystack.baseAddress!
     return dense.withUnsafeBufferPointer { dense in
@@ -138,6 +139,76 @@ extension PatternSetSearcher {
     }
   }
 
+  /// ``automatonLeftmostStart(in:from:scan:)`` over the compact rows
+  /// (16-bit: target state << 2 | flags; every state dense).
+  func compactLeftmostStart(
+    in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
+  ) -> Int? {
+    let n = haystack.count
+    let hay = haystack.baseAddress!
+    return compact.withUnsafeBufferPointer { rows in
+      classes.withUnsafeBufferPointer { classes in
+        matchLength.withUnsafeBufferPointer { matchLength in
+          // SAFETY: every index below is a state number shifted by the
+          // stride plus a class (< stride) into `rows` (every state has a
+          // row), a state number into `matchLength`, or i < n into `hay`.
+          let rows = rows.baseAddress!
+          let classes = classes.baseAddress!
+          let matchLength = matchLength.baseAddress!
+          let shift = Int(strideShift)
+          let flags = UInt16(Self.flagMask)
+          var row = 1 << shift
+          var i = from
+          var end = 0
+          var length = 0
+          if !scan.prefilterOff, let prefilter {
+            var v = UInt16(1 << 2) | UInt16(Self.rootFlag)
+            while true {
+              if v & flags != 0 {
+                if v & UInt16(Self.specialFlag) != 0 {
+                  if v == UInt16(Self.deadValue) { break }
+                  end = i
+                  length = Int(matchLength[Int(v >> 2)])
+                } else if !scan.prefilterOff {
+                  let (b0, b1, b2) = prefilter.bytes
+                  // SAFETY: `hay` holds n bytes.
+                  let p = Int(
+                    fssimd_find_any_byte(instructionSet, hay, Int64(n), Int64(i), b0, b1, b2))
+                  if p >= n { break }
+                  let jump = max(i, p - prefilter.maxOffset)
+                  scan.calls += 1
+                  scan.skipped += jump - i
+                  if scan.calls == Scan.probation
+                    && scan.skipped < Scan.probation * Scan.minimumAverageSkip
+                  {
+                    scan.prefilterOff = true
+                  }
+                  i = jump
+                }
+              }
+              row = Int(v >> 2) << shift
+              guard i < n else { break }
+              v = rows[row &+ Int(classes[Int(hay[i])])]
+              i &+= 1
+            }
+          } else {
+            while i < n {
+              let v = rows[row &+ Int(classes[Int(hay[i])])]
+              i &+= 1
+              row = Int(v >> 2) << shift
+              if v & UInt16(Self.specialFlag) != 0 {
+                if v == UInt16(Self.deadValue) { break }
+                end = i
+                length = Int(matchLength[Int(v >> 2)])
+              }
+            }
+          }
+          return length == 0 ? nil : end &- length
+        }
+      }
+    }
+  }
+
   /// The transition from a sparse state `s` (premultiplied) on class `c`:
   /// its trie edge, else its failure's, until a dense state answers.
   @inline(__always)
@@ -157,22 +228,25 @@ extension PatternSetSearcher {
     return dense[Int(s) + Int(c)]
   }
 
-  /// The trie child of state `s` (premultiplied) on class `c`, with its
-  /// match flag; nil when the trie has no such edge.
+  /// The trie child of state number `state` on class `c` (a state number);
+  /// nil when the trie has no such edge. A row's transition one deeper is
+  /// the trie edge (failures only go shallower).
   @inline(__always)
-  func trieChild(_ s: UInt32, _ c: UInt8) -> UInt32? {
-    let state = Int(s >> strideShift)
-    if s < denseLimit {
-      let v = dense[Int(s) + Int(c)]
-      return depth[Int(v >> strideShift)] == depth[state] + 1 ? v : nil
+  func trieChild(_ state: Int, _ c: UInt8) -> Int? {
+    let target: Int
+    let row = state << Int(strideShift)
+    if !compact.isEmpty {
+      target = Int(compact[row &+ Int(c)] >> 2)
+    } else if row < Int(denseLimit) {
+      target = Int(dense[row &+ Int(c)] >> strideShift)
+    } else {
+      let upper = Int(edgeStart[state + 1])
+      var e = Int(edgeStart[state])
+      while e < upper && edgeClasses[e] != c { e += 1 }
+      guard e < upper else { return nil }
+      return Int(edgeTargets[e] >> strideShift)
     }
-    let upper = Int(edgeStart[state + 1])
-    var e = Int(edgeStart[state])
-    while e < upper {
-      if edgeClasses[e] == c { return edgeTargets[e] }
-      e += 1
-    }
-    return nil
+    return depth[target] == depth[state] &+ 1 ? target : nil
   }
 
   /// Calls `body` with each length at which patterns occur at `start` in
@@ -185,42 +259,14 @@ extension PatternSetSearcher {
     at start: Int, in haystack: UnsafeBufferPointer<UInt8>,
     _ body: (_ length: Int, _ indices: ArraySlice<UInt32>) -> Void
   ) {
-    dense.withUnsafeBufferPointer { dense in
-      depth.withUnsafeBufferPointer { depth in
-        outputStart.withUnsafeBufferPointer { outputStart in
-          // SAFETY: as in leftmostStart: premultiplied ids plus a class
-          // into `dense` below denseLimit, state numbers into the per-state
-          // arrays (outputStart has one more entry), i < count into
-          // `haystack`.
-          let dense = dense.baseAddress!
-          let depth = depth.baseAddress!
-          let outputStart = outputStart.baseAddress!
-          var s: UInt32 = 1 << strideShift
-          var i = start
-          while i < haystack.count {
-            let c = classes[Int(haystack[i])]
-            let v: UInt32
-            if s < denseLimit {
-              let t = dense[Int(s) &+ Int(c)]
-              guard depth[Int(t >> strideShift)] == depth[Int(s >> strideShift)] &+ 1 else {
-                return
-              }
-              v = t
-            } else {
-              guard let t = trieChild(s, c) else { return }
-              v = t
-            }
-            s = v & ~Self.flagMask
-            i &+= 1
-            if v & Self.specialFlag != 0 {
-              let state = Int(s >> strideShift)
-              let lower = Int(outputStart[state])
-              let upper = Int(outputStart[state &+ 1])
-              if lower < upper { body(i &- start, outputPatterns[lower..<upper]) }
-            }
-          }
-        }
-      }
+    var state = 1
+    var i = start
+    while i < haystack.count, let next = trieChild(state, classes[Int(haystack[i])]) {
+      state = next
+      i &+= 1
+      let lower = Int(outputStart[state])
+      let upper = Int(outputStart[state &+ 1])
+      if lower < upper { body(i &- start, outputPatterns[lower..<upper]) }
     }
   }
 

@@ -35,6 +35,13 @@
 //     offset). Bit 0 flags a "special" target: DEAD (value 1) or a state
 //     with a match; bit 1 flags the root when the prefilter runs. The scan
 //     loop tests `v & 3` only: no other load or compare per byte.
+//   - Compact rows: an automaton that is all dense with fewer than 2^14
+//     states keeps its rows as 16-bit values instead (state << 2 | the two
+//     flags; the row found by a shift of the state), half the bytes of the
+//     32-bit premultiplied rows, so twice the states stay in cache (the
+//     crate's DFA premultiplies 32-bit ids; sets of a few thousand queries
+//     are the ones that outgrow L1 and L2, and the scan is a chain of
+//     dependent loads).
 //   - The patterns at a state: those equal to its spelling (CSR lists,
 //     patterns in increasing index); a state's `matchLength` is the length
 //     of the match recorded on entering it (its own depth, or the inherited
@@ -90,8 +97,12 @@ package struct PatternSetSearcher: Sendable {
   let classes: [UInt8]
   /// log2 of the row width.
   let strideShift: UInt32
-  /// Dense rows: `denseCount << strideShift` transition values.
+  /// Dense rows: `denseCount << strideShift` transition values (empty when
+  /// `compact` holds them).
   let dense: [UInt32]
+  /// The compact rows of a small, fully dense automaton: per state and
+  /// class, the target state << 2 | its flags; else empty.
+  let compact: [UInt16]
   /// States below this (premultiplied) have a dense row.
   let denseLimit: UInt32
   /// Per state: failure state (premultiplied; 0 is DEAD).
@@ -142,10 +153,13 @@ package struct PatternSetSearcher: Sendable {
   /// byte (then deeper states are sparse).
   static let denseBudgetMinimum = 1 << 20
   static let denseBudgetPerPatternByte = 32
+  /// States a compact (16-bit) automaton may have.
+  static let compactStateLimit = 1 << 14
 
   /// Compiles `patterns` (duplicates allowed: each index is reported).
   ///
   /// `denseBudget` caps the dense rows' bytes (tests force sparse states);
+  /// `compact` false keeps 32-bit rows where 16-bit ones would do;
   /// `prefilter` false never uses the rare-byte prefilter; `strategy`
   /// pins how leftmost starts are found (tests cover each; the default lets
   /// the set choose).
@@ -155,7 +169,8 @@ package struct PatternSetSearcher: Sendable {
   ///   edges of a state.
   package init(
     patterns: [[UInt8]], denseBudget: Int? = nil, prefilter usePrefilter: Bool = true,
-    instructionSet: ByteSearcher.InstructionSet = .best, strategy: Strategy = .automatic
+    instructionSet: ByteSearcher.InstructionSet = .best, strategy: Strategy = .automatic,
+    compact allowCompact: Bool = true
   ) {
     precondition(patterns.allSatisfy { !$0.isEmpty }, "PatternSetSearcher needs non-empty patterns")
     self.patterns = patterns
@@ -289,7 +304,13 @@ package struct PatternSetSearcher: Sendable {
       }
       for (c, t) in edges[s] { dense[row + Int(c)] = value(t) }
     }
-    self.dense = dense
+    if allowCompact && denseCount == count && count < Self.compactStateLimit {
+      compact = dense.map { UInt16(truncatingIfNeeded: ($0 >> shift) << 2 | ($0 & Self.flagMask)) }
+      self.dense = []
+    } else {
+      compact = []
+      self.dense = dense
+    }
     denseLimit = UInt32(denseCount << Int(shift))
     failure = fail.map { UInt32($0 << Int(shift)) }
     var edgeStart: [UInt32] = []
@@ -333,13 +354,17 @@ package struct PatternSetSearcher: Sendable {
   /// Whether every state has a dense row (a pure DFA).
   package var isFullyDense: Bool { Int(denseLimit >> strideShift) == depth.count }
 
+  /// Whether the rows are 16-bit (see the file's layout).
+  package var isCompact: Bool { !compact.isEmpty }
+
   /// Whether the rare-byte prefilter runs.
   package var hasPrefilter: Bool { prefilter != nil }
 
   /// The bytes the compiled set holds (tables, not the patterns kept for
   /// reporting).
   package var memoryFootprint: Int {
-    dense.count * 4 + failure.count * 4 + edgeStart.count * 4 + edgeClasses.count
+    dense.count * 4 + compact.count * 2 + failure.count * 4 + edgeStart.count * 4
+      + edgeClasses.count
       + edgeTargets.count * 4 + depth.count * 4 + matchLength.count * 4 + outputStart.count * 4
       + outputPatterns.count * 4 + classes.count + (teddy?.memoryFootprint ?? 0)
   }

@@ -44,14 +44,19 @@ func naivePatterns(at start: Int, _ patterns: [[UInt8]], _ text: [UInt8]) -> [(I
 
 /// The layouts and strategies every differential case runs in.
 let patternSetLayouts:
-  [(name: String, denseBudget: Int?, prefilter: Bool, strategy: PatternSetSearcher.Strategy)] = [
-    ("dense", nil, false, .automaton),
-    ("dense+prefilter", nil, true, .automaton),
-    ("sparse", 0, false, .automaton),
-    ("half sparse", 4 * 64 * 4, true, .automaton),
-    ("per pattern", nil, true, .perPattern),
-    ("teddy", nil, false, .teddy),
-    ("automatic", nil, true, .automatic),
+  [(
+    name: String, denseBudget: Int?, prefilter: Bool, strategy: PatternSetSearcher.Strategy,
+    compact: Bool
+  )] = [
+    ("compact", nil, false, .automaton, true),
+    ("compact+prefilter", nil, true, .automaton, true),
+    ("dense", nil, false, .automaton, false),
+    ("dense+prefilter", nil, true, .automaton, false),
+    ("sparse", 0, false, .automaton, true),
+    ("half sparse", 4 * 64 * 4, true, .automaton, true),
+    ("per pattern", nil, true, .perPattern, true),
+    ("teddy", nil, false, .teddy, true),
+    ("automatic", nil, true, .automatic, true),
   ]
 
 @Suite struct PatternSetSearcherTests {
@@ -60,7 +65,7 @@ let patternSetLayouts:
     for layout in patternSetLayouts {
       let set = PatternSetSearcher(
         patterns: patterns, denseBudget: layout.denseBudget, prefilter: layout.prefilter,
-        strategy: layout.strategy)
+        strategy: layout.strategy, compact: layout.compact)
       let found = text.withUnsafeBufferPointer { set.leftmostLongestMatches(in: $0) }
       #expect(
         found.map { [$0.start, $0.length, $0.pattern] } == expected.map { [$0.0, $0.1, $0.2] },
@@ -130,6 +135,8 @@ let patternSetLayouts:
     let words = (0..<2000).map { Array("word\($0)x".utf8) }
     let dense = PatternSetSearcher(patterns: words)
     #expect(dense.isFullyDense)
+    #expect(dense.isCompact)
+    #expect(!PatternSetSearcher(patterns: words, compact: false).isCompact)
     let sparse = PatternSetSearcher(patterns: words, denseBudget: 64 * 1024)
     #expect(!sparse.isFullyDense)
     #expect(PatternSetSearcher(patterns: [Array("qzx".utf8)]).hasPrefilter)
