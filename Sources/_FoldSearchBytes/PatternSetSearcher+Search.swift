@@ -12,6 +12,10 @@ extension PatternSetSearcher {
     var skipped = 0
     /// Set once the prefilter skipped too little.
     var prefilterOff = false
+    /// ``Strategy/perPattern``: each pattern's next occurrence at or after
+    /// `nextFrom` (`Int.max`: none), empty until the first call.
+    var next: [Int] = []
+    var nextFrom = 0
 
     package init() {}
 
@@ -32,41 +36,62 @@ extension PatternSetSearcher {
   }
 
   /// ``leftmostStart(in:from:)`` for one call of a series over the same
-  /// haystack (`scan` keeps the prefilter's record).
+  /// haystack (`scan` keeps the prefilter's record and, for small sets,
+  /// each pattern's next occurrence).
   package func leftmostStart(
     in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
   ) -> Int? {
+    guard from < haystack.count, haystack.baseAddress != nil else { return nil }
+    switch strategy {
+    case .perPattern: return perPatternLeftmostStart(in: haystack, from: from, scan: &scan)
+    case .teddy: return teddyLeftmostStart(in: haystack, from: from)
+    case .automatic, .automaton:
+      return automatonLeftmostStart(in: haystack, from: from, scan: &scan)
+    }
+  }
+
+  /// The automaton's scan: from the root at `from`, the last match state
+  /// entered before DEAD (or the end) gives the leftmost-longest match.
+  func automatonLeftmostStart(
+    in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
+  ) -> Int? {
+    if !compact.isEmpty { return compactLeftmostStart(in: haystack, from: from, scan: &scan) }
     let n = haystack.count
-    guard from < n, let hay = haystack.baseAddress else { return nil }
+    let hay = haystack.baseAddress!
     return dense.withUnsafeBufferPointer { dense in
       classes.withUnsafeBufferPointer { classes in
-        depth.withUnsafeBufferPointer { depth in
-          outputLength.withUnsafeBufferPointer { outputLength in
-            // SAFETY: every index below is a state's premultiplied id plus a
-            // class (< stride) into `dense` (for ids below denseLimit), a
-            // state number into the per-state arrays, or i < n into `hay`.
-            let dense = dense.baseAddress!
-            let classes = classes.baseAddress!
-            let depth = depth.baseAddress!
-            let outputLength = outputLength.baseAddress!
-            let shift = strideShift
-            let denseLimit = self.denseLimit
-            var s: UInt32 = 0
-            var i = from
-            var matched = false
-            let prefilter = scan.prefilterOff ? nil : self.prefilter
-            // Phase 1, until a state that ends a pattern: one table load a
-            // byte, and no test of the state but the match flag (a test for
-            // the root state at every byte mispredicts in text where states
-            // come and go: 7× slower).
-            if let prefilter {
-              while i < n {
-                if s == 0 {
+        matchLength.withUnsafeBufferPointer { matchLength in
+          // SAFETY: every index below is a state's premultiplied id plus a
+          // class (< stride) into `dense` (for ids below denseLimit), a
+          // state number into the per-state arrays, or i < n into `hay`.
+          let dense = dense.baseAddress!
+          let classes = classes.baseAddress!
+          let matchLength = matchLength.baseAddress!
+          let shift = strideShift
+          let denseLimit = self.denseLimit
+          let root = UInt32(1) << shift
+          var s = root
+          var i = from
+          // The end and length of the last match seen (length 0: none).
+          var end = 0
+          var length = 0
+          let prefilter = scan.prefilterOff ? nil : self.prefilter
+          if let prefilter {
+            // The root flag marks re-entries into the root; the scan starts
+            // there too.
+            var v = Self.rootFlag | root
+            while true {
+              if v & Self.flagMask != 0 {
+                if v & Self.specialFlag != 0 {
+                  if v == Self.deadValue { break }
+                  end = i
+                  length = Int(matchLength[Int(v >> shift)])
+                } else if !scan.prefilterOff {
                   let (b0, b1, b2) = prefilter.bytes
                   // SAFETY: `hay` holds n bytes.
                   let p = Int(
                     fssimd_find_any_byte(instructionSet, hay, Int64(n), Int64(i), b0, b1, b2))
-                  if p >= n { return nil }
+                  if p >= n { break }
                   let jump = max(i, p - prefilter.maxOffset)
                   scan.calls += 1
                   scan.skipped += jump - i
@@ -77,53 +102,108 @@ extension PatternSetSearcher {
                   }
                   i = jump
                 }
-                let c = classes[Int(hay[i])]
-                let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
-                i &+= 1
-                s = v & ~1
-                if v & 1 != 0 {
-                  matched = true
-                  break
-                }
               }
-            } else if isFullyDense {
-              while i < n {
-                let v = dense[Int(s) &+ Int(classes[Int(hay[i])])]
-                i &+= 1
-                s = v & ~1
-                if v & 1 != 0 {
-                  matched = true
-                  break
-                }
-              }
-            } else {
-              while i < n {
-                let c = classes[Int(hay[i])]
-                let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
-                i &+= 1
-                s = v & ~1
-                if v & 1 != 0 {
-                  matched = true
-                  break
-                }
+              s = v & ~Self.flagMask
+              guard i < n else { break }
+              let c = classes[Int(hay[i])]
+              v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
+              i &+= 1
+            }
+          } else if isFullyDense {
+            while i < n {
+              let v = dense[Int(s) &+ Int(classes[Int(hay[i])])]
+              i &+= 1
+              s = v & ~Self.flagMask
+              if v & Self.specialFlag != 0 {
+                if v == Self.deadValue { break }
+                end = i
+                length = Int(matchLength[Int(v >> shift)])
               }
             }
-            guard matched else { return nil }
-            // Phase 2: the earliest start seen so far, until no occurrence in
-            // progress can start before it.
-            var best = i &- Int(outputLength[Int(s >> shift)])
-            while i &- Int(depth[Int(s >> shift)]) < best && i < n {
+          } else {
+            while i < n {
               let c = classes[Int(hay[i])]
               let v = s < denseLimit ? dense[Int(s) &+ Int(c)] : sparseNext(s, c)
               i &+= 1
-              s = v & ~1
-              if v & 1 != 0 {
-                let out = Int(outputLength[Int(s >> shift)])
-                if i &- out < best { best = i &- out }
+              s = v & ~Self.flagMask
+              if v & Self.specialFlag != 0 {
+                if v == Self.deadValue { break }
+                end = i
+                length = Int(matchLength[Int(v >> shift)])
               }
             }
-            return best
           }
+          return length == 0 ? nil : end &- length
+        }
+      }
+    }
+  }
+
+  /// ``automatonLeftmostStart(in:from:scan:)`` over the compact rows
+  /// (16-bit: target state << 2 | flags; every state dense).
+  func compactLeftmostStart(
+    in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
+  ) -> Int? {
+    let n = haystack.count
+    let hay = haystack.baseAddress!
+    return compact.withUnsafeBufferPointer { rows in
+      classes.withUnsafeBufferPointer { classes in
+        matchLength.withUnsafeBufferPointer { matchLength in
+          // SAFETY: every index below is a state number shifted by the
+          // stride plus a class (< stride) into `rows` (every state has a
+          // row), a state number into `matchLength`, or i < n into `hay`.
+          let rows = rows.baseAddress!
+          let classes = classes.baseAddress!
+          let matchLength = matchLength.baseAddress!
+          let shift = Int(strideShift)
+          let flags = UInt16(Self.flagMask)
+          var row = 1 << shift
+          var i = from
+          var end = 0
+          var length = 0
+          if !scan.prefilterOff, let prefilter {
+            var v = UInt16(1 << 2) | UInt16(Self.rootFlag)
+            while true {
+              if v & flags != 0 {
+                if v & UInt16(Self.specialFlag) != 0 {
+                  if v == UInt16(Self.deadValue) { break }
+                  end = i
+                  length = Int(matchLength[Int(v >> 2)])
+                } else if !scan.prefilterOff {
+                  let (b0, b1, b2) = prefilter.bytes
+                  // SAFETY: `hay` holds n bytes.
+                  let p = Int(
+                    fssimd_find_any_byte(instructionSet, hay, Int64(n), Int64(i), b0, b1, b2))
+                  if p >= n { break }
+                  let jump = max(i, p - prefilter.maxOffset)
+                  scan.calls += 1
+                  scan.skipped += jump - i
+                  if scan.calls == Scan.probation
+                    && scan.skipped < Scan.probation * Scan.minimumAverageSkip
+                  {
+                    scan.prefilterOff = true
+                  }
+                  i = jump
+                }
+              }
+              row = Int(v >> 2) << shift
+              guard i < n else { break }
+              v = rows[row &+ Int(classes[Int(hay[i])])]
+              i &+= 1
+            }
+          } else {
+            while i < n {
+              let v = rows[row &+ Int(classes[Int(hay[i])])]
+              i &+= 1
+              row = Int(v >> 2) << shift
+              if v & UInt16(Self.specialFlag) != 0 {
+                if v == UInt16(Self.deadValue) { break }
+                end = i
+                length = Int(matchLength[Int(v >> 2)])
+              }
+            }
+          }
+          return length == 0 ? nil : end &- length
         }
       }
     }
@@ -148,22 +228,25 @@ extension PatternSetSearcher {
     return dense[Int(s) + Int(c)]
   }
 
-  /// The trie child of state `s` (premultiplied) on class `c`, with its
-  /// match flag; nil when the trie has no such edge.
+  /// The trie child of state number `state` on class `c` (a state number);
+  /// nil when the trie has no such edge. A row's transition one deeper is
+  /// the trie edge (failures only go shallower).
   @inline(__always)
-  func trieChild(_ s: UInt32, _ c: UInt8) -> UInt32? {
-    let state = Int(s >> strideShift)
-    if s < denseLimit {
-      let v = dense[Int(s) + Int(c)]
-      return depth[Int(v >> strideShift)] == depth[state] + 1 ? v : nil
+  func trieChild(_ state: Int, _ c: UInt8) -> Int? {
+    let target: Int
+    let row = state << Int(strideShift)
+    if !compact.isEmpty {
+      target = Int(compact[row &+ Int(c)] >> 2)
+    } else if row < Int(denseLimit) {
+      target = Int(dense[row &+ Int(c)] >> strideShift)
+    } else {
+      let upper = Int(edgeStart[state + 1])
+      var e = Int(edgeStart[state])
+      while e < upper && edgeClasses[e] != c { e += 1 }
+      guard e < upper else { return nil }
+      return Int(edgeTargets[e] >> strideShift)
     }
-    let upper = Int(edgeStart[state + 1])
-    var e = Int(edgeStart[state])
-    while e < upper {
-      if edgeClasses[e] == c { return edgeTargets[e] }
-      e += 1
-    }
-    return nil
+    return depth[target] == depth[state] &+ 1 ? target : nil
   }
 
   /// Calls `body` with each length at which patterns occur at `start` in
@@ -176,42 +259,14 @@ extension PatternSetSearcher {
     at start: Int, in haystack: UnsafeBufferPointer<UInt8>,
     _ body: (_ length: Int, _ indices: ArraySlice<UInt32>) -> Void
   ) {
-    dense.withUnsafeBufferPointer { dense in
-      depth.withUnsafeBufferPointer { depth in
-        outputStart.withUnsafeBufferPointer { outputStart in
-          // SAFETY: as in leftmostStart: premultiplied ids plus a class
-          // into `dense` below denseLimit, state numbers into the per-state
-          // arrays (outputStart has one more entry), i < count into
-          // `haystack`.
-          let dense = dense.baseAddress!
-          let depth = depth.baseAddress!
-          let outputStart = outputStart.baseAddress!
-          var s: UInt32 = 0
-          var i = start
-          while i < haystack.count {
-            let c = classes[Int(haystack[i])]
-            let v: UInt32
-            if s < denseLimit {
-              let t = dense[Int(s) &+ Int(c)]
-              guard depth[Int(t >> strideShift)] == depth[Int(s >> strideShift)] &+ 1 else {
-                return
-              }
-              v = t
-            } else {
-              guard let t = trieChild(s, c) else { return }
-              v = t
-            }
-            s = v & ~1
-            i &+= 1
-            if v & 1 != 0 {
-              let state = Int(s >> strideShift)
-              let lower = Int(outputStart[state])
-              let upper = Int(outputStart[state &+ 1])
-              if lower < upper { body(i &- start, outputPatterns[lower..<upper]) }
-            }
-          }
-        }
-      }
+    var state = 1
+    var i = start
+    while i < haystack.count, let next = trieChild(state, classes[Int(haystack[i])]) {
+      state = next
+      i &+= 1
+      let lower = Int(outputStart[state])
+      let upper = Int(outputStart[state &+ 1])
+      if lower < upper { body(i &- start, outputPatterns[lower..<upper]) }
     }
   }
 

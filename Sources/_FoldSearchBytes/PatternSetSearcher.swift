@@ -3,73 +3,84 @@
 //
 // Idea: an Aho–Corasick automaton (Aho & Corasick, "Efficient string
 // matching: an aid to bibliographic search", CACM 18(6), 1975) over the
-// patterns' bytes. The trie of the patterns, with failure links (each
-// state's longest proper suffix that is also a trie state), recognizes every
-// occurrence of every pattern in one left-to-right scan: after reading
-// haystack[..<i] the automaton is in the state spelling the longest suffix
-// of the bytes read that is a prefix of some pattern.
+// patterns' bytes, built for leftmost-longest matching as BurntSushi's
+// aho-corasick crate builds it (its DESIGN.md, "leftmost match semantics";
+// `MatchKind::LeftmostLongest`). The trie of the patterns gets failure
+// links (a state's longest proper suffix that is a trie state), except that
+// a state ending a pattern of its own fails to DEAD, and so does every
+// state below it: once a match is seen, the automaton may only go on while a
+// longer match with the same start is still possible. A state that ends no
+// pattern itself inherits the match of its failure state (a pattern that is
+// a suffix of its spelling). So one left-to-right scan from `from`, keeping
+// the last match state seen and stopping at DEAD (or at the end), yields
+// the leftmost start of any occurrence and the longest pattern there — no
+// look-ahead past the match beyond the longest pattern in progress, no
+// restart.
 //
-// Layout (after BurntSushi's aho-corasick crate, whose contiguous NFA and
-// DFA this follows):
+// Layout (after the crate's contiguous NFA and DFA):
 //   - Byte classes: every byte that occurs in no pattern is class 0, each
 //     byte that does gets a class of its own; rows have `stride` columns,
-//     the class count rounded up to a power of two, so a row is found by a
-//     shift (alphabet compression: a set of Latin words has ~40 classes,
-//     not 256 columns). A set using all 256 bytes has no class 0.
-//   - States are numbered breadth-first, so shallow states come first.
+//     the class count rounded up to a power of two (at least 4), so a row is
+//     found by a shift (alphabet compression: a set of Latin words has ~40
+//     classes, not 256 columns). A set using all 256 bytes has no class 0.
+//   - State 0 is DEAD, state 1 the root (start); the rest are numbered
+//     breadth-first, so shallow states — the hot ones in text — come first.
 //     The first `denseCount` states have a full DFA row (failures resolved
 //     in advance: one load per byte); the rest, when the set is too large
-//     for a row each within the memory budget, keep only their trie edges
-//     (sorted, searched linearly: most deep states have one) and a failure
-//     link, followed until a dense state answers (as the crate's NFA).
+//     for a row each within the budget, keep only their trie edges (sorted,
+//     searched linearly: most deep states have one) and a failure link,
+//     followed until a dense state answers (as the crate's NFA). DEAD and
+//     the root are always dense.
 //   - Transition values are premultiplied (state × stride, the row's
-//     offset) with bit 0 set when the target state ends a pattern (its
-//     `outputLength` is not 0), so the scan loop tests for a match without
-//     another load.
+//     offset). Bit 0 flags a "special" target: DEAD (value 1) or a state
+//     with a match; bit 1 flags the root when the prefilter runs. The scan
+//     loop tests `v & 3` only: no other load or compare per byte.
+//   - Compact rows: an automaton that is all dense with fewer than 2^14
+//     states keeps its rows as 16-bit values instead (state << 2 | the two
+//     flags; the row found by a shift of the state), half the bytes of the
+//     32-bit premultiplied rows, so twice the states stay in cache (the
+//     crate's DFA premultiplies 32-bit ids; sets of a few thousand queries
+//     are the ones that outgrow L1 and L2, and the scan is a chain of
+//     dependent loads).
 //   - The patterns at a state: those equal to its spelling (CSR lists,
-//     patterns in increasing index); a state's `outputLength` is the length
-//     of the longest pattern that is a suffix of its spelling.
-//
-// Leftmost semantics: callers need, from an offset, the leftmost START of
-// any occurrence (then every pattern occurring there: a filter may reject
-// the longest), which is the aho-corasick crate's leftmost match kinds'
-// question, not the classic "report at each end". A scan from `from` finds
-// a first occurrence ending at i (start i − outputLength); an occurrence
-// starting earlier must still be in progress, and every in-progress one
-// starts at or after i − depth(state). So the scan continues, keeping the
-// smallest start seen, until i − depth(state) is not before it: then no
-// earlier start can complete. ``patterns(at:in:_:)`` then walks the trie
-// from that start (O(length of the longest pattern there)).
+//     patterns in increasing index); a state's `matchLength` is the length
+//     of the match recorded on entering it (its own depth, or the inherited
+//     pattern's length; 0 for none).
 //
 // Prefilter (the crate's "rare bytes" prefilter): when at most three bytes
 // cover the set (every pattern contains one of them) and they are rare in
 // folded text (``ByteSearcher/byteFrequencyRank``), the scan, whenever it is
-// back in the root state, jumps with a vector memchr3
-// (`fssimd_find_any_byte`) to the next of those bytes, minus the largest
-// offset at which one first occurs in a pattern (no occurrence can start
-// before that). A set of one to a few queries with a rare byte thus scans
-// at memchr speed, not at automaton speed; a prefilter that keeps landing
-// within a few bytes is switched off for the rest of the scan.
+// back in the root (which, with leftmost links, happens only before any
+// match is seen), jumps with a vector memchr3 (`fssimd_find_any_byte`) to
+// the next of those bytes, minus the largest offset at which one first
+// occurs in a pattern (no occurrence can start before that). A prefilter
+// that keeps landing within a few bytes is switched off for the rest of the
+// scan. Small sets are searched without the automaton's loop altogether:
+// see PatternSetSearcher+Small.swift (the meta-searcher's choice).
 //
 // Invariants:
-//   - Patterns are non-empty; the root (state 0) ends none.
+//   - Patterns are non-empty; neither DEAD nor the root ends one.
 //   - `dense[s + c]` for a dense state s (premultiplied) is the DFA
-//     transition δ(s, c) | matchFlag(δ(s, c)); for class 0 (a byte in no
-//     pattern) it is the root.
-//   - For every state, `failure` has a smaller depth; a sparse state's
-//     failure chain ends in a dense state (the root is dense).
+//     transition δ(s, c) with its flags; DEAD's row is DEAD; the root's row
+//     maps a class without a trie edge to the root.
+//   - For every state but the root, `failure` is DEAD or a state of smaller
+//     depth; a sparse state's failure chain ends in a dense state.
 //   - Trie edges are exactly the transitions to a state one deeper.
+//   - After a match state is entered, every later transition of the same
+//     scan goes to a trie descendant of the match's start state or to DEAD
+//     (so no later-starting match can replace it).
 //
-// Complexity: building is O(P · log σ + denseCount · stride) for P pattern
+// Complexity: building is O(P · σ_edges + denseCount · stride) for P pattern
 // bytes; ``leftmostStart(in:from:)`` is O(d + L) for the d bytes from `from`
-// to the occurrence's start and L the longest pattern (the look-ahead that
-// proves no earlier start completes); finding k leftmost occurrences one
+// to the occurrence's start and L the longest pattern (the scan stops at
+// DEAD at most L bytes past the start); finding k leftmost occurrences one
 // after another is therefore O(n + k · L) — O(n · L) at worst (patterns "a"
 // and "aaa…ab" over "aaaa…"), as for the crate's leftmost searches.
 
 import _FoldSearchSIMD
 
-/// A compiled set of byte patterns searched in one pass (Aho–Corasick).
+/// A compiled set of byte patterns searched in one pass (Aho–Corasick,
+/// leftmost-longest; small sets by a vector prefilter).
 ///
 /// ```swift
 /// let set = PatternSetSearcher(patterns: [Array("he".utf8), Array("she".utf8)])
@@ -86,22 +97,25 @@ package struct PatternSetSearcher: Sendable {
   let classes: [UInt8]
   /// log2 of the row width.
   let strideShift: UInt32
-  /// Dense rows: `denseCount << strideShift` transition values.
+  /// Dense rows: `denseCount << strideShift` transition values (empty when
+  /// `compact` holds them).
   let dense: [UInt32]
+  /// The compact rows of a small, fully dense automaton: per state and
+  /// class, the target state << 2 | its flags; else empty.
+  let compact: [UInt16]
   /// States below this (premultiplied) have a dense row.
   let denseLimit: UInt32
-  /// Per state: failure state (premultiplied).
+  /// Per state: failure state (premultiplied; 0 is DEAD).
   let failure: [UInt32]
   /// Per state: the range of its trie edges in `edgeClasses`/`edgeTargets`.
   let edgeStart: [UInt32]
   let edgeClasses: [UInt8]
-  /// Premultiplied target | match flag.
+  /// Premultiplied target with its flags.
   let edgeTargets: [UInt32]
   /// Per state: its depth (the length of its spelling).
   let depth: [UInt32]
-  /// Per state: the length of the longest pattern that is a suffix of its
-  /// spelling (0 for none).
-  let outputLength: [UInt32]
+  /// Per state: the length of the match recorded on entering it (0: none).
+  let matchLength: [UInt32]
   /// Per state: the range of its own patterns in `outputPatterns`.
   let outputStart: [UInt32]
   let outputPatterns: [UInt32]
@@ -111,6 +125,13 @@ package struct PatternSetSearcher: Sendable {
   package let maxLength: Int
   /// The vector kernels the prefilter uses.
   let instructionSet: Int32
+  /// How ``leftmostStart(in:from:scan:)`` searches (the meta-searcher's
+  /// choice, see PatternSetSearcher+Small.swift).
+  package let strategy: Strategy
+  /// Per pattern, its own searcher (``Strategy/perPattern``), else empty.
+  let singles: [ByteSearcher]
+  /// The Teddy masks and buckets (``Strategy/teddy``), else nil.
+  let teddy: Teddy?
 
   /// Up to three bytes at least one of which occurs in every pattern, and
   /// the largest offset of the first of them in a pattern.
@@ -119,22 +140,37 @@ package struct PatternSetSearcher: Sendable {
     let maxOffset: Int
   }
 
+  /// DEAD (premultiplied 0) with its special flag: the value of a
+  /// transition to it.
+  static let deadValue: UInt32 = 1
+  /// Transition flags.
+  static let specialFlag: UInt32 = 1
+  static let rootFlag: UInt32 = 2
+  static let flagMask: UInt32 = 3
+
   /// The bytes of dense rows a set may take without limit; beyond it, a
-  /// row each for at most 32 bytes per pattern byte (then deeper states
-  /// are sparse).
-  static let denseBudgetMinimum = 4 << 20
+  /// row each for at most `denseBudgetPerPatternByte` bytes per pattern
+  /// byte (then deeper states are sparse).
+  static let denseBudgetMinimum = 1 << 20
   static let denseBudgetPerPatternByte = 32
+  /// States a compact (16-bit) automaton may have.
+  static let compactStateLimit = 1 << 14
 
   /// Compiles `patterns` (duplicates allowed: each index is reported).
   ///
   /// `denseBudget` caps the dense rows' bytes (tests force sparse states);
-  /// `prefilter` false never uses the rare-byte prefilter.
+  /// `compact` false keeps 32-bit rows where 16-bit ones would do;
+  /// `prefilter` false never uses the rare-byte prefilter; `strategy`
+  /// pins how leftmost starts are found (tests cover each; the default lets
+  /// the set choose).
   ///
   /// - Precondition: every pattern is non-empty.
-  /// - Complexity: O(P log σ + rows) for P pattern bytes.
+  /// - Complexity: O(P · e + rows) for P pattern bytes and e the most trie
+  ///   edges of a state.
   package init(
     patterns: [[UInt8]], denseBudget: Int? = nil, prefilter usePrefilter: Bool = true,
-    instructionSet: ByteSearcher.InstructionSet = .best
+    instructionSet: ByteSearcher.InstructionSet = .best, strategy: Strategy = .automatic,
+    compact allowCompact: Bool = true
   ) {
     precondition(patterns.allSatisfy { !$0.isEmpty }, "PatternSetSearcher needs non-empty patterns")
     self.patterns = patterns
@@ -156,12 +192,12 @@ package struct PatternSetSearcher: Sendable {
       }
     }
     self.classes = classes
-    var shift: UInt32 = 1
+    var shift: UInt32 = 2
     while (1 << shift) < classCount { shift += 1 }
     strideShift = shift
     let stride = 1 << Int(shift)
 
-    // The trie, in insertion order.
+    // The trie, in insertion order (node 0 the root).
     var children: [[(UInt8, Int)]] = [[]]
     var ownPatterns: [[UInt32]] = [[]]
     var nodeDepth: [Int] = [0]
@@ -182,10 +218,10 @@ package struct PatternSetSearcher: Sendable {
       }
       ownPatterns[node].append(UInt32(index))
     }
-    let count = children.count
-    // Breadth-first numbering; edges sorted by class.
+    // Breadth-first numbering after DEAD (0): the root is 1; edges sorted by
+    // class.
     var order = [0]
-    order.reserveCapacity(count)
+    order.reserveCapacity(children.count)
     var head = 0
     while head < order.count {
       let node = order[head]
@@ -193,50 +229,62 @@ package struct PatternSetSearcher: Sendable {
       children[node].sort { $0.0 < $1.0 }
       for (_, child) in children[node] { order.append(child) }
     }
-    var number = [Int](repeating: 0, count: count)
-    for (k, node) in order.enumerated() { number[node] = k }
-
-    // Failure links and output lengths, breadth-first (in new numbering).
-    var fail = [Int](repeating: 0, count: count)
-    var outLen = [Int](repeating: 0, count: count)
+    let count = children.count + 1
+    var number = [Int](repeating: 0, count: children.count)
+    for (k, node) in order.enumerated() { number[node] = k + 1 }
     var edges: [[(UInt8, Int)]] = Array(repeating: [], count: count)
     var depthOf = [Int](repeating: 0, count: count)
     var own: [[UInt32]] = Array(repeating: [], count: count)
-    for node in 0..<count {
+    for node in 0..<children.count {
       let k = number[node]
       edges[k] = children[node].map { ($0.0, number[$0.1]) }
       depthOf[k] = nodeDepth[node]
       own[k] = ownPatterns[node]
     }
-    // The trie's goto, by class, for a state (linear: few edges).
+
+    // Leftmost failure links and match lengths, breadth-first.
+    let deadState = 0
+    let rootState = 1
+    var fail = [Int](repeating: deadState, count: count)
+    var length = [Int](repeating: 0, count: count)
     func child(_ s: Int, _ c: UInt8) -> Int? {
       for edge in edges[s] where edge.0 == c { return edge.1 }
       return nil
     }
-    for s in 0..<count {
-      if s != 0, !own[s].isEmpty {
-        outLen[s] = depthOf[s]
-      } else if s != 0 {
-        outLen[s] = outLen[fail[s]]
-      }
+    for s in rootState..<count {
       for (c, t) in edges[s] {
-        if s == 0 {
-          fail[t] = 0
+        if !own[t].isEmpty {
+          // A match state: after it only longer matches at its start.
+          fail[t] = deadState
+          length[t] = depthOf[t]
+          continue
+        }
+        var f: Int
+        if s == rootState {
+          f = rootState
         } else {
-          var f = fail[s]
+          f = fail[s]
           while true {
+            if f == deadState { break }
             if let next = child(f, c) {
-              fail[t] = next
+              f = next
               break
             }
-            if f == 0 {
-              fail[t] = 0
-              break
-            }
+            if f == rootState { break }
             f = fail[f]
           }
         }
+        fail[t] = f
+        length[t] = length[f]
       }
+    }
+    let prefilter = usePrefilter ? Self.rareBytes(patterns) : nil
+    self.prefilter = prefilter
+    func value(_ t: Int) -> UInt32 {
+      var v = UInt32(t << Int(shift))
+      if t == deadState || length[t] > 0 { v |= Self.specialFlag }
+      if t == rootState && prefilter != nil { v |= Self.rootFlag }
+      return v
     }
     // Dense rows for the first states the budget allows (all, when it can).
     let budget =
@@ -245,18 +293,24 @@ package struct PatternSetSearcher: Sendable {
         Self.denseBudgetMinimum,
         Self.denseBudgetPerPatternByte * patterns.reduce(0) { $0 + $1.count })
     let rowBytes = stride * 4
-    let denseCount = max(1, min(count, budget / rowBytes))
-    func value(_ t: Int) -> UInt32 { UInt32(t << Int(shift)) | (outLen[t] > 0 ? 1 : 0) }
-    var dense = [UInt32](repeating: 0, count: denseCount * stride)
-    for s in 0..<denseCount {
+    let denseCount = max(2, min(count, budget / rowBytes))
+    var dense = [UInt32](repeating: Self.deadValue, count: denseCount * stride)
+    for c in 0..<stride { dense[stride + c] = value(rootState) }
+    for s in rootState..<denseCount {
       let row = s * stride
-      if s != 0 {
+      if s != rootState {
         let failRow = fail[s] * stride
         for c in 0..<stride { dense[row + c] = dense[failRow + c] }
       }
       for (c, t) in edges[s] { dense[row + Int(c)] = value(t) }
     }
-    self.dense = dense
+    if allowCompact && denseCount == count && count < Self.compactStateLimit {
+      compact = dense.map { UInt16(truncatingIfNeeded: ($0 >> shift) << 2 | ($0 & Self.flagMask)) }
+      self.dense = []
+    } else {
+      compact = []
+      self.dense = dense
+    }
     denseLimit = UInt32(denseCount << Int(shift))
     failure = fail.map { UInt32($0 << Int(shift)) }
     var edgeStart: [UInt32] = []
@@ -283,15 +337,25 @@ package struct PatternSetSearcher: Sendable {
     self.outputStart = outputStart
     self.outputPatterns = outputPatterns
     depth = depthOf.map { UInt32($0) }
-    outputLength = outLen.map { UInt32($0) }
-    prefilter = usePrefilter ? Self.rareBytes(patterns) : nil
+    matchLength = length.map { UInt32($0) }
+    let chosen =
+      strategy == .automatic
+      ? Self.chooseStrategy(patterns, hasPrefilter: prefilter != nil) : strategy
+    self.strategy = chosen
+    singles =
+      chosen == .perPattern
+      ? patterns.map { ByteSearcher(needle: $0, instructionSet: instructionSet) } : []
+    teddy = chosen == .teddy ? Teddy(patterns) : nil
   }
 
-  /// The number of automaton states.
+  /// The number of automaton states (DEAD included).
   package var stateCount: Int { depth.count }
 
   /// Whether every state has a dense row (a pure DFA).
   package var isFullyDense: Bool { Int(denseLimit >> strideShift) == depth.count }
+
+  /// Whether the rows are 16-bit (see the file's layout).
+  package var isCompact: Bool { !compact.isEmpty }
 
   /// Whether the rare-byte prefilter runs.
   package var hasPrefilter: Bool { prefilter != nil }
@@ -299,9 +363,10 @@ package struct PatternSetSearcher: Sendable {
   /// The bytes the compiled set holds (tables, not the patterns kept for
   /// reporting).
   package var memoryFootprint: Int {
-    dense.count * 4 + failure.count * 4 + edgeStart.count * 4 + edgeClasses.count
-      + edgeTargets.count * 4 + depth.count * 4 + outputLength.count * 4 + outputStart.count * 4
-      + outputPatterns.count * 4 + classes.count
+    dense.count * 4 + compact.count * 2 + failure.count * 4 + edgeStart.count * 4
+      + edgeClasses.count
+      + edgeTargets.count * 4 + depth.count * 4 + matchLength.count * 4 + outputStart.count * 4
+      + outputPatterns.count * 4 + classes.count + (teddy?.memoryFootprint ?? 0)
   }
 
   /// Rank below which a byte may serve the prefilter (of 256; see

@@ -42,20 +42,30 @@ func naivePatterns(at start: Int, _ patterns: [[UInt8]], _ text: [UInt8]) -> [(I
   return byLength.keys.sorted().map { ($0, byLength[$0]!) }
 }
 
-/// The layouts every differential case runs in.
-let patternSetLayouts: [(name: String, denseBudget: Int?, prefilter: Bool)] = [
-  ("dense", nil, false),
-  ("dense+prefilter", nil, true),
-  ("sparse", 0, false),
-  ("half sparse", 4 * 64 * 4, true),
-]
+/// The layouts and strategies every differential case runs in.
+let patternSetLayouts:
+  [(
+    name: String, denseBudget: Int?, prefilter: Bool, strategy: PatternSetSearcher.Strategy,
+    compact: Bool
+  )] = [
+    ("compact", nil, false, .automaton, true),
+    ("compact+prefilter", nil, true, .automaton, true),
+    ("dense", nil, false, .automaton, false),
+    ("dense+prefilter", nil, true, .automaton, false),
+    ("sparse", 0, false, .automaton, true),
+    ("half sparse", 4 * 64 * 4, true, .automaton, true),
+    ("per pattern", nil, true, .perPattern, true),
+    ("teddy", nil, false, .teddy, true),
+    ("automatic", nil, true, .automatic, true),
+  ]
 
 @Suite struct PatternSetSearcherTests {
   func check(_ patterns: [[UInt8]], _ text: [UInt8], context: String) {
     let expected = naiveLeftmostLongest(patterns, text)
     for layout in patternSetLayouts {
       let set = PatternSetSearcher(
-        patterns: patterns, denseBudget: layout.denseBudget, prefilter: layout.prefilter)
+        patterns: patterns, denseBudget: layout.denseBudget, prefilter: layout.prefilter,
+        strategy: layout.strategy, compact: layout.compact)
       let found = text.withUnsafeBufferPointer { set.leftmostLongestMatches(in: $0) }
       #expect(
         found.map { [$0.start, $0.length, $0.pattern] } == expected.map { [$0.0, $0.1, $0.2] },
@@ -125,10 +135,55 @@ let patternSetLayouts: [(name: String, denseBudget: Int?, prefilter: Bool)] = [
     let words = (0..<2000).map { Array("word\($0)x".utf8) }
     let dense = PatternSetSearcher(patterns: words)
     #expect(dense.isFullyDense)
+    #expect(dense.isCompact)
+    #expect(!PatternSetSearcher(patterns: words, compact: false).isCompact)
     let sparse = PatternSetSearcher(patterns: words, denseBudget: 64 * 1024)
     #expect(!sparse.isFullyDense)
     #expect(PatternSetSearcher(patterns: [Array("qzx".utf8)]).hasPrefilter)
     #expect(!PatternSetSearcher(patterns: [Array("e".utf8)]).hasPrefilter)
+    // The meta-searcher: few long patterns one by one, a few dozen common
+    // ones by Teddy, rare-byte sets and large sets by the automaton.
+    let common = ["este", "para", "entre", "sobre", "tiene", "otro", "donde"].map { Array($0.utf8) }
+    #expect(PatternSetSearcher(patterns: Array(common.prefix(3))).strategy == .perPattern)
+    #expect(PatternSetSearcher(patterns: common).strategy == .teddy)
+    #expect(PatternSetSearcher(patterns: [Array("en".utf8), Array("de".utf8)]).strategy == .teddy)
+    #expect(dense.strategy == .automaton)
+    #expect(
+      PatternSetSearcher(patterns: [Array("qzx".utf8), Array("wyk".utf8)]).strategy == .automaton)
+  }
+
+  /// A series of calls with one ``PatternSetSearcher/Scan`` (as the query
+  /// set's scanner makes them: increasing, then an earlier offset again)
+  /// gives each offset's leftmost start, for every strategy.
+  @Test(arguments: PatternSetSearcher.Strategy.allCases)
+  func seriesOfCallsShareTheScan(strategy: PatternSetSearcher.Strategy) {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix64(seed: seed)
+    for round in 0..<100 {
+      let patterns = (0..<Int.random(in: 1...6, using: &rng)).map { _ in
+        (0..<Int.random(in: 1...6, using: &rng)).map { _ in
+          UInt8(0x61 + Int.random(in: 0..<3, using: &rng))
+        }
+      }
+      let text = (0..<Int.random(in: 0...120, using: &rng)).map { _ in
+        UInt8(0x61 + Int.random(in: 0..<4, using: &rng))
+      }
+      let set = PatternSetSearcher(patterns: patterns, strategy: strategy)
+      var froms = (0..<8).map { _ in Int.random(in: 0...text.count, using: &rng) }.sorted()
+      froms.append(Int.random(in: 0...text.count, using: &rng))
+      text.withUnsafeBufferPointer { haystack in
+        var scan = PatternSetSearcher.Scan()
+        for from in froms {
+          let want = (from..<text.count).first {
+            !naivePatterns(at: $0, patterns, text).isEmpty
+          }
+          #expect(
+            set.leftmostStart(in: haystack, from: from, scan: &scan) == want,
+            "seed \(seed) round \(round) \(strategy) from \(from) patterns \(patterns) text \(text)"
+          )
+        }
+      }
+    }
   }
 
   /// Linear in practice: 10,000 one-byte patterns (all duplicates of few

@@ -24,6 +24,7 @@
 #ifndef FOLDSEARCH_SIMD_H
 #define FOLDSEARCH_SIMD_H
 #include <stdint.h>
+#include "FoldSearchTeddy.h"
 
 #ifdef __cplusplus
 extern "C" {
