@@ -130,6 +130,6 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
       return fssimd_oneshot_avx2(haystack, n, start, anchor, out, capacity, next);
 #endif
     default:
-      return fssimd_oneshot_collect_portable(haystack, n, start, anchor, out, capacity, next);
+      return fssimd_oneshot_collect_portable(haystack, n, start, n, anchor, out, capacity, next);
   }
 }

@@ -111,8 +111,9 @@ FSSIMD_HIDDEN int64_t fssimd_short_collect_portable(const uint8_t *h, int64_t n,
                                                     const uint8_t *nd, int64_t m, int64_t *out,
                                                     int64_t capacity, int64_t *next);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int64_t start,
-                                                      const fssimd_anchor *a, int64_t *out,
-                                                      int64_t capacity, int64_t *next);
+                                                      int64_t stop, const fssimd_anchor *a,
+                                                      int64_t *out, int64_t capacity,
+                                                      int64_t *next);
 
 #if defined(FSSIMD_HAS_X86)
 // SearchVector.c

@@ -113,8 +113,19 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
   const int64_t d = a->distance;
   const int64_t first = d < 0 ? -d : 0;
   const int64_t reach = d + 63 > 64 ? d + 63 : 64;
-  if (d < -16 || d > 16 || start < first || start + reach >= n) {
-    return fssimd_oneshot_collect_portable(h, n, start, a, out, capacity, next);
+  if (d < -16 || d > 16 || first + reach >= n || (start >= first && start + reach >= n)) {
+    return fssimd_oneshot_collect_portable(h, n, start, n, a, out, capacity, next);
+  }
+  int64_t j = start;
+  int64_t count = 0;
+  if (start < first) {
+    // The partner loads of the first -d positions would begin before the
+    // text: a portable block takes them, the vector loop the rest.
+    count = fssimd_oneshot_collect_portable(h, n, start, first, a, out, capacity, &j);
+    if (j < first || j + reach >= n) {
+      return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
+                                                     next);
+    }
   }
   const __m256i anchor = _mm256_set1_epi8((char)a->anchor);
   const __m256i anchor_or = _mm256_set1_epi8((char)a->anchor_or);
@@ -125,8 +136,6 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
   const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
                                         0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
 #define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-  int64_t j = start;
-  int64_t count = 0;
   for (; j + reach < n; j += 64) {
     if (capacity - count < 64) {
       *next = j;
@@ -163,7 +172,8 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
     for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
   }
 #undef FSSIMD_LOAD
-  return count + fssimd_oneshot_collect_portable(h, n, j, a, out + count, capacity - count, next);
+  return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
+                                                 next);
 }
 #undef FSSIMD_AVX2
 #endif

@@ -99,12 +99,13 @@ static fssimd_block fssimd_oneshot_portable(const uint8_t *h, int64_t n, int64_t
 }
 
 // The portable collector: blocks of fssimd_oneshot_portable, written out,
-// while 64 slots are free.
+// while 64 slots are free, until a block ends at or past `stop` (<= n; n
+// for the whole text).
 FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t n, int64_t start,
-                                               const fssimd_anchor *a, int64_t *out,
-                                               int64_t capacity, int64_t *next) {
+                                               int64_t stop, const fssimd_anchor *a,
+                                               int64_t *out, int64_t capacity, int64_t *next) {
   int64_t count = 0;
-  while (start < n && capacity - count >= 64) {
+  while (start < stop && capacity - count >= 64) {
     fssimd_block b = fssimd_oneshot_portable(h, n, start, a);
     for (uint64_t m = b.mask; m != 0; m &= m - 1) out[count++] = b.base + __builtin_ctzll(m);
     start = b.end;
