@@ -355,17 +355,31 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
           noted |= _mm512_mask_test_epi8_mask(theirs, kind, note_bit);
           rest &= ~mine;
         } while (rest != 0);
+        // The lanes before the first scalar whose fold is not plain (its
+        // lead: the lane before its continuation), all of the span when
+        // none is. A plain kind with a note is a fold to one byte: its
+        // continuation lane is dropped (FSSIMD_LANE_NOTE |
+        // FSSIMD_LANE_DROP), so the dropped lanes are the noted ones.
+        const uint64_t done_lanes =
+            unplain == 0 ? span : span & (((unplain & -unplain) >> 1) - 1);
+        const uint64_t keep = done_lanes & ~noted;
+        noted &= done_lanes;
+        _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, folded));
+        if (noted != 0) k += fssimd_notes_after_drops(notes + k, noted, i, o, iota);
+        o += (int64_t)_mm_popcnt_u64(keep);
         if (unplain == 0) {
-          // A plain kind with a note is a fold to one byte: its
-          // continuation lane is dropped (FSSIMD_LANE_NOTE |
-          // FSSIMD_LANE_DROP), so the dropped lanes are the noted ones.
-          const uint64_t keep = span & ~noted;
-          _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, folded));
-          if (noted != 0) k += fssimd_notes_after_drops(notes + k, noted, i, o, iota);
-          o += (int64_t)_mm_popcnt_u64(keep);
           i += span == ~(uint64_t)0 ? 64 : 63;
           continue;
         }
+        // The scalar part folds the one that is not plain (ß, atomic; a
+        // soft hyphen, ignorable; a contraction starter) and what follows
+        // until ASCII or a two-byte lead.
+        i += (int64_t)_mm_popcnt_u64(done_lanes);
+        if (!fssimd_fold_scalars(c, &i, &o, &k, 1, contractions, 1)) {
+          done = 1;
+          break;
+        }
+        continue;
       }
     }
     // pair_starts: lanes where a contraction folded in the vector starts
