@@ -94,7 +94,10 @@
 //   as above, no lead, continuation or row analysis beyond the two masks,
 //   a compress, and its notes written eight at a time
 //   (fssimd_notes_after_drops). A lead in lane 63 is left to the next
-//   block, which starts there.
+//   block, which starts there. A block of two-byte scalars some of which
+//   do not fold plainly (ß, atomic; a soft hyphen; a starter) folds its
+//   lanes before the first of those this way and hands that one to the
+//   scalar part, which returns at ASCII or at the next two-byte lead.
 // - Any other block whose stops are all non-ASCII goes the general way
 //   below (three-byte rows, four-byte scalars, slow lanes, contraction
 //   starters), which stops at the first byte it cannot fold and hands it to
