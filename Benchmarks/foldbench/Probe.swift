@@ -272,12 +272,15 @@ func probeFoldProfiles(_ text: String) {
 /// output buffer and a note buffer large enough for the whole input, so
 /// that neither page faults nor the map's encoding are timed. Where the
 /// kernel hands a byte back (a four-byte scalar, ill-formed input), the
-/// probe copies one byte and goes on.
+/// probe copies one byte and goes on. `FOLDBENCH_LEVEL=3` (any level) times
+/// that level alone, for `perf stat -e cycles:u` to count one kernel's
+/// cycles.
 func probeFoldKernel(_ text: String) {
   var text = text
   text.makeContiguousUTF8()
   let table = FoldTable.shared
-  let levels = Array(1...fssimd_best_level())
+  let pinned = getenv("FOLDBENCH_LEVEL").flatMap { Int32(String(cString: $0)) }
+  let levels = pinned.map { [min($0, fssimd_best_level())] } ?? Array(1...fssimd_best_level())
   let names = ["portable", "SSE2", "AVX2", "AVX-512"]
   var times = [[Double]](repeating: [], count: 4)
   var notesWritten = [Int](repeating: 0, count: 4)
@@ -315,7 +318,7 @@ func probeFoldKernel(_ text: String) {
   for level in levels {
     let mbs = bytes / median(Int(level)) / 1e6
     print(
-      "kernel \(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", median(2) / median(Int(level)))) AVX2), \(notesWritten[Int(level)]) notes"
+      "kernel \(names[Int(level)]): \(String(format: "%.0f", mbs)) MB/s (×\(String(format: "%.2f", times[2].isEmpty ? 1.0 : median(2) / median(Int(level)))) AVX2), \(notesWritten[Int(level)]) notes"
     )
   }
 }

@@ -79,8 +79,14 @@
 // and continuations in masks and compress lanes away.
 //
 // Which way a block goes (tuned with `foldbench --probe fold-kernel` and
-// `--probe fold-kernel-compare` on the large corpora and each sample
-// language; HISTORY.md has the figures):
+// Benchmarks/fold-compare.sh on the large corpora; HISTORY.md has the
+// figures):
+// - A block whose only stop is one two-byte scalar with a plain fold (a
+//   single accent in a block, the common block of Spanish, German or
+//   French prose) is stored whole, the scalar's folded byte(s) written
+//   over it and, for a fold to one byte, the lanes after it stored again
+//   one byte earlier with a masked store; one note. (A compress and the
+//   lookups cost more than that for one scalar.)
 // - A block whose stops are all non-ASCII bytes, each a two-byte scalar
 //   whose fold is plain (two bytes, or one byte with a note after it: é →
 //   e, Greek and Cyrillic case pairs, identity), is a two-byte block, the
@@ -88,7 +94,10 @@
 //   as above, no lead, continuation or row analysis beyond the two masks,
 //   a compress, and its notes written eight at a time
 //   (fssimd_notes_after_drops). A lead in lane 63 is left to the next
-//   block, which starts there.
+//   block, which starts there. A block of two-byte scalars some of which
+//   do not fold plainly (ß, atomic; a soft hyphen; a starter) folds its
+//   lanes before the first of those this way and hands that one to the
+//   scalar part, which returns at ASCII or at the next two-byte lead.
 // - Any other block whose stops are all non-ASCII goes the general way
 //   below (three-byte rows, four-byte scalars, slow lanes, contraction
 //   starters), which stops at the first byte it cannot fold and hands it to
@@ -277,6 +286,44 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
       continue;
     }
     const int ascii_stops = stop != (uint64_t)_mm512_movepi8_mask(v);
+    const unsigned first = (unsigned)_tzcnt_u64(stop);
+    if (stop == (uint64_t)3 << first && first < 63 && !ascii_stops) {
+      // One non-ASCII scalar of two bytes (sparse accents): folded from
+      // the packed table when plain, the block stored around it.
+      const uint8_t b0 = src[i + first], b1 = src[i + first + 1];
+      const uint64_t packed =
+          (uint8_t)(b0 - 0xC2) < 0xE0 - 0xC2 && (b1 & 0xC0) == 0x80
+              ? c.two_byte[(b0 & 0x1F) << 6 | (b1 & 0x3F)] & (FSSIMD_TWO_BYTE_PLAIN_MASK | 0xFFFF)
+              : 0;
+      if ((packed >> 32) == 1) {
+        // To one byte (é → e), a note after it: the lanes after the
+        // scalar are stored one byte earlier (a masked store whose lanes
+        // start after the scalar, at dst + o − 1 + lane).
+        _mm512_storeu_si512((void *)(dst + o), w);
+        dst[o + first] = (uint8_t)packed;
+        // SAFETY: the masked-off lanes (0 ..< first + 2) are never
+        // accessed, so lane 0's address may lie before dst when o = 0; the
+        // lanes stored end at dst + o + 62. (Two shifts: first + 2 may be
+        // 64, which one shift cannot take.)
+        _mm512_mask_storeu_epi8((void *)((uintptr_t)(dst + o) - 1),
+                                ~(uint64_t)0 << (first + 1) << 1, w);
+        notes[k].folded_and_flag = o + first + 1;
+        notes[k].original = i + first + 2;
+        k++;
+        i += 64;
+        o += 63;
+        continue;
+      }
+      if ((packed >> 32) == 2) {
+        // Two bytes to two (identity, case pairs): no note.
+        _mm512_storeu_si512((void *)(dst + o), w);
+        dst[o + first] = (uint8_t)packed;
+        dst[o + first + 1] = (uint8_t)(packed >> 8);
+        i += 64;
+        o += 64;
+        continue;
+      }
+    }
     if (!ascii_stops) {
       // A two-byte block (above)? The span: every lane, or all but lane 63
       // when a lead is there (its scalar is the next block's).
@@ -311,17 +358,31 @@ FSSIMD_AVX512 __attribute__((always_inline)) static inline void fssimd_fold_run_
           noted |= _mm512_mask_test_epi8_mask(theirs, kind, note_bit);
           rest &= ~mine;
         } while (rest != 0);
+        // The lanes before the first scalar whose fold is not plain (its
+        // lead: the lane before its continuation), all of the span when
+        // none is. A plain kind with a note is a fold to one byte: its
+        // continuation lane is dropped (FSSIMD_LANE_NOTE |
+        // FSSIMD_LANE_DROP), so the dropped lanes are the noted ones.
+        const uint64_t done_lanes =
+            unplain == 0 ? span : span & (((unplain & -unplain) >> 1) - 1);
+        const uint64_t keep = done_lanes & ~noted;
+        noted &= done_lanes;
+        _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, folded));
+        if (noted != 0) k += fssimd_notes_after_drops(notes + k, noted, i, o, iota);
+        o += (int64_t)_mm_popcnt_u64(keep);
         if (unplain == 0) {
-          // A plain kind with a note is a fold to one byte: its
-          // continuation lane is dropped (FSSIMD_LANE_NOTE |
-          // FSSIMD_LANE_DROP), so the dropped lanes are the noted ones.
-          const uint64_t keep = span & ~noted;
-          _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, folded));
-          if (noted != 0) k += fssimd_notes_after_drops(notes + k, noted, i, o, iota);
-          o += (int64_t)_mm_popcnt_u64(keep);
           i += span == ~(uint64_t)0 ? 64 : 63;
           continue;
         }
+        // The scalar part folds the one that is not plain (ß, atomic; a
+        // soft hyphen, ignorable; a contraction starter) and what follows
+        // until ASCII or a two-byte lead.
+        i += (int64_t)_mm_popcnt_u64(done_lanes);
+        if (!fssimd_fold_scalars(c, &i, &o, &k, 1, contractions, 1)) {
+          done = 1;
+          break;
+        }
+        continue;
       }
     }
     // pair_starts: lanes where a contraction folded in the vector starts

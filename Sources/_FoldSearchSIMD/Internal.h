@@ -147,9 +147,9 @@ FSSIMD_HIDDEN void fssimd_fold_run_avx512(fssimd_fold_state *s);
 #endif
 
 // The most stops (non-ASCII bytes, and controls or contraction starters
-// where they stop) in a 64-byte block that the AVX-512 kernel folds as a
-// sparse block (FoldAVX512.c); the AVX2 loop of its sparse stretches
-// returns at a 32-byte vector with more.
+// where they stop) in a 64-byte block with ASCII stops that the AVX-512
+// kernel hands to the AVX2 loop as a sparse stretch (FoldAVX512.c); that
+// loop returns at a 32-byte vector with more.
 #define FSSIMD_SPARSE 8
 
 #endif

@@ -451,9 +451,11 @@ struct FoldFastPathTests {
 
   /// Lines that go from sparse text (ASCII prose with an accented letter
   /// every few words) to dense text (Greek, Cyrillic, Polish words) and
-  /// back at random places, so that the AVX-512 kernel's sparse stretches
-  /// (the AVX2 loop) end at dense vectors and its blocks hand back to them
-  /// at every offset; now and then a scalar for the scalar part.
+  /// back at random places, so that the AVX-512 kernel's ways (one scalar
+  /// in a block, two-byte blocks, the general blocks, and with the
+  /// tailorings' ASCII starters the AVX2 loop's sparse stretches) hand over
+  /// to each other at every offset; now and then a scalar for the scalar
+  /// part.
   @Test(
     arguments: [
       (41, FoldProfile.foundation), (42, .foundation), (43, .collation),

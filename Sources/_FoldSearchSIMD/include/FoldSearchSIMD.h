@@ -410,8 +410,8 @@ typedef struct {
 /// bytes per step), ASCII bytes with an action other than FSSIMD_ASCII_STOP,
 /// and well-formed two- and three-byte scalars (the packed table first, the
 /// two-stage table for the ones marked FSSIMD_TWO_BYTE_SLOW and for three
-/// bytes; at FSSIMD_LEVEL_AVX512, blocks dense with them are folded in the
-/// vector from the lanes), a contraction starter when a BMP scalar that
+/// bytes; at FSSIMD_LEVEL_AVX512, blocks of them are folded in the vector
+/// from the lanes), a contraction starter when a BMP scalar that
 /// continues no contraction follows it, and a contraction of two scalars
 /// from `pair_keys` (ASCII starters included, at FSSIMD_LEVEL_AVX2 and
 /// above: `ascii_contraction_nibbles`). It appends each map note the
