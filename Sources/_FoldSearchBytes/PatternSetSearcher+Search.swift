@@ -140,7 +140,7 @@ extension PatternSetSearcher {
   }
 
   /// ``automatonLeftmostStart(in:from:scan:)`` over the compact rows
-  /// (16-bit: target state << 2 | flags; every state dense).
+  /// (16-bit premultiplied values; every state dense).
   func compactLeftmostStart(
     in haystack: UnsafeBufferPointer<UInt8>, from: Int, scan: inout Scan
   ) -> Int? {
@@ -149,9 +149,9 @@ extension PatternSetSearcher {
     return compact.withUnsafeBufferPointer { rows in
       classes.withUnsafeBufferPointer { classes in
         matchLength.withUnsafeBufferPointer { matchLength in
-          // SAFETY: every index below is a state number shifted by the
-          // stride plus a class (< stride) into `rows` (every state has a
-          // row), a state number into `matchLength`, or i < n into `hay`.
+          // SAFETY: every index below is a premultiplied id plus a class
+          // (< stride) into `rows` (every state has a row), a state number
+          // into `matchLength`, or i < n into `hay`.
           let rows = rows.baseAddress!
           let classes = classes.baseAddress!
           let matchLength = matchLength.baseAddress!
@@ -162,13 +162,13 @@ extension PatternSetSearcher {
           var end = 0
           var length = 0
           if !scan.prefilterOff, let prefilter {
-            var v = UInt16(1 << 2) | UInt16(Self.rootFlag)
+            var v = UInt16(1 << shift) | UInt16(Self.rootFlag)
             while true {
               if v & flags != 0 {
                 if v & UInt16(Self.specialFlag) != 0 {
                   if v == UInt16(Self.deadValue) { break }
                   end = i
-                  length = Int(matchLength[Int(v >> 2)])
+                  length = Int(matchLength[Int(v) >> shift])
                 } else if !scan.prefilterOff {
                   let (b0, b1, b2) = prefilter.bytes
                   // SAFETY: `hay` holds n bytes.
@@ -186,7 +186,7 @@ extension PatternSetSearcher {
                   i = jump
                 }
               }
-              row = Int(v >> 2) << shift
+              row = Int(v & ~flags)
               guard i < n else { break }
               v = rows[row &+ Int(classes[Int(hay[i])])]
               i &+= 1
@@ -195,11 +195,11 @@ extension PatternSetSearcher {
             while i < n {
               let v = rows[row &+ Int(classes[Int(hay[i])])]
               i &+= 1
-              row = Int(v >> 2) << shift
+              row = Int(v & ~flags)
               if v & UInt16(Self.specialFlag) != 0 {
                 if v == UInt16(Self.deadValue) { break }
                 end = i
-                length = Int(matchLength[Int(v >> 2)])
+                length = Int(matchLength[Int(v) >> shift])
               }
             }
           }
@@ -236,7 +236,7 @@ extension PatternSetSearcher {
     let target: Int
     let row = state << Int(strideShift)
     if !compact.isEmpty {
-      target = Int(compact[row &+ Int(c)] >> 2)
+      target = Int(compact[row &+ Int(c)] >> strideShift)
     } else if row < Int(denseLimit) {
       target = Int(dense[row &+ Int(c)] >> strideShift)
     } else {

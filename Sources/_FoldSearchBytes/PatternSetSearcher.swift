@@ -35,13 +35,12 @@
 //     offset). Bit 0 flags a "special" target: DEAD (value 1) or a state
 //     with a match; bit 1 flags the root when the prefilter runs. The scan
 //     loop tests `v & 3` only: no other load or compare per byte.
-//   - Compact rows: an automaton that is all dense with fewer than 2^14
-//     states keeps its rows as 16-bit values instead (state << 2 | the two
-//     flags; the row found by a shift of the state), half the bytes of the
-//     32-bit premultiplied rows, so twice the states stay in cache (the
-//     crate's DFA premultiplies 32-bit ids; sets of a few thousand queries
-//     are the ones that outgrow L1 and L2, and the scan is a chain of
-//     dependent loads).
+//   - Compact rows: an automaton that is all dense and small enough that
+//     every premultiplied id with its flags fits in 16 bits keeps its rows
+//     as 16-bit values instead, half the bytes of the 32-bit rows, with the
+//     same operations per byte (the scan is a chain of dependent loads: a
+//     narrower value that needed a shift to find its row would lengthen
+//     the chain by more than the cache it saves).
 //   - The patterns at a state: those equal to its spelling (CSR lists,
 //     patterns in increasing index); a state's `matchLength` is the length
 //     of the match recorded on entering it (its own depth, or the inherited
@@ -100,8 +99,8 @@ package struct PatternSetSearcher: Sendable {
   /// Dense rows: `denseCount << strideShift` transition values (empty when
   /// `compact` holds them).
   let dense: [UInt32]
-  /// The compact rows of a small, fully dense automaton: per state and
-  /// class, the target state << 2 | its flags; else empty.
+  /// The compact rows of a small, fully dense automaton: the values of
+  /// `dense` in 16 bits; else empty.
   let compact: [UInt16]
   /// States below this (premultiplied) have a dense row.
   let denseLimit: UInt32
@@ -153,8 +152,8 @@ package struct PatternSetSearcher: Sendable {
   /// byte (then deeper states are sparse).
   static let denseBudgetMinimum = 1 << 20
   static let denseBudgetPerPatternByte = 32
-  /// States a compact (16-bit) automaton may have.
-  static let compactStateLimit = 1 << 14
+  /// The premultiplied ids a compact (16-bit) automaton may have.
+  static let compactIdLimit = 1 << 16
 
   /// Compiles `patterns` (duplicates allowed: each index is reported).
   ///
@@ -304,8 +303,8 @@ package struct PatternSetSearcher: Sendable {
       }
       for (c, t) in edges[s] { dense[row + Int(c)] = value(t) }
     }
-    if allowCompact && denseCount == count && count < Self.compactStateLimit {
-      compact = dense.map { UInt16(truncatingIfNeeded: ($0 >> shift) << 2 | ($0 & Self.flagMask)) }
+    if allowCompact && denseCount == count && count << Int(shift) <= Self.compactIdLimit {
+      compact = dense.map { UInt16($0) }
       self.dense = []
     } else {
       compact = []
