@@ -209,8 +209,20 @@ struct Matcher: Sendable {
         // one's every match: a line's first match alone is for one query.)
         let firstPerLine = linesOnly && oneShots.count == 1 && !wholeWords && !wholeLines
         bytes.withUnsafeBufferPointer { buffer in
+          // A chunk where no query's kernel reports a candidate holds no
+          // match, well-formed or not: it needs no validation (a pass over
+          // it as long as the scan's).
+          var prepared = oneShots
+          var candidates = false
+          for k in prepared.indices where !candidates {
+            candidates = prepared[k].hasCandidate(in: buffer) ?? true
+          }
+          if !candidates {
+            perQuery = Array(repeating: [], count: queries.count)
+            return
+          }
           guard UTF8Validation.isValid(buffer) else { return }
-          for var search in oneShots {
+          for var search in prepared {
             search.firstMatchPerLine = firstPerLine
             var statistics = OneShotSearch.Statistics()
             // SAFETY: the chunk was validated just above.

@@ -324,3 +324,49 @@ extension OneShotSearchTests {
     #expect(compared > 100 && skipped > 0, "seed \(seed): \(compared) compared, \(skipped) skipped")
   }
 }
+
+extension OneShotSearchTests {
+  /// ``OneShotSearch/hasCandidate(in:)``: on generated texts with
+  /// ill-formed bytes strung in, a text where the kernel reports no
+  /// candidate has no whole-fold match (U+FFFD aside: no answer there).
+  @Test("No candidate, no match, ill-formed or not", arguments: [41, 42] as [UInt64])
+  func noCandidateNoMatch(seed: UInt64) {
+    let generator = DifferentialGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed)
+    let junk: [[UInt8]] = [
+      [0xFF], [0xC3], [0xE2, 0x82], [0x80, 0x80], [0xF0, 0x9F], [0xED, 0xA0, 0x80],
+    ]
+    var without = 0
+    var with = 0
+    for round in 0..<60 {
+      let cases = (0..<20).map { generator.makeCase(at: round * 20 + $0) }
+      var bytes: [UInt8] = []
+      for c in cases {
+        bytes += Array(c.text.utf8)
+        if Bool.random(using: &rng) { bytes += junk.randomElement(using: &rng)! }
+      }
+      // Queries of this round's cases, and some that are likely absent.
+      let queries = cases.prefix(6).map(\.query) + ["qqxzjv", "zzzz", "документ", "\u{FFFD}"]
+      for query in queries {
+        guard let prepared = FoldedQuery(query, table: .shared),
+          var search = OneShotSearch(prepared, table: .shared)
+        else { continue }
+        if Bool.random(using: &rng), let choice = Self.randomChoice(query, using: &rng) {
+          search.choose(anchor: choice.anchor, partner: choice.partner)
+          search.adaptsToText = false
+        }
+        let answer = bytes.withUnsafeBufferPointer { search.hasCandidate(in: $0) }
+        if prepared.folded.starts(with: [0xEF, 0xBF, 0xBD]) { #expect(answer == nil) }
+        guard let answer else { continue }
+        if answer {
+          with += 1
+          continue
+        }
+        without += 1
+        let whole = FoldedText(utf8: bytes).byteRanges(of: prepared)
+        #expect(whole.isEmpty, "seed \(seed) round \(round): \(query.unicodeScalars.map(\.value))")
+      }
+    }
+    #expect(without > 50 && with > 50, "seed \(seed): \(without) without, \(with) with")
+  }
+}

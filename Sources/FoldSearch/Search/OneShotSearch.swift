@@ -494,6 +494,54 @@ package struct OneShotSearch {
     return merged
   }
 
+  /// Whether the kernel reports a candidate anywhere in `input`, which may
+  /// be ill-formed UTF-8; when not, no match is there, as the whole fold
+  /// (ill-formed sequences read as U+FFFD) would find none. The anchor and
+  /// partner are chosen from `input` first (unless pinned) and kept, so a
+  /// search of `input` after this one does not choose again.
+  ///
+  /// Every match holds its anchor byte, produced by a scalar of the text:
+  /// an ASCII byte as it stands, or a well-formed non-ASCII scalar whose
+  /// first two bytes are in the kernel's sets, both reported whatever the
+  /// bytes around them (an ill-formed sequence between the anchor and its
+  /// partner holds a byte >= 0x80, which the window test lets through). A
+  /// U+FFFD that an ill-formed sequence folds to has no such bytes in the
+  /// text: so nil (no answer) when the needle holds U+FFFD.
+  ///
+  /// - Complexity: O(n) for n input bytes at the kernel's speed, up to the
+  ///   first candidate.
+  package mutating func hasCandidate(in input: UnsafeBufferPointer<UInt8>) -> Bool? {
+    let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+    guard
+      !needle.indices.contains(where: { needle[$0...].starts(with: replacement) }),
+      input.count > 0
+    else { return nil }
+    if adaptsToText {
+      adapt(to: input)
+      adaptsToText = false
+    }
+    let level = fssimd_best_level()
+    var positions = [Int64](repeating: 0, count: 64)
+    let head = anchor.distance < 0 ? min(input.count, Int(-anchor.distance)) : 0
+    return withUnsafePointer(to: anchor) { anchor in
+      positions.withUnsafeMutableBufferPointer { out in
+        var from = 0
+        while from < input.count {
+          // (As in scan(from:to:lastEnd:mayFoldRest:statistics:): the
+          // positions before `head` alone.)
+          let alone = from < head
+          var next: Int64 = 0
+          let count = fssimd_oneshot_collect(
+            level, input.baseAddress, Int64(alone ? min(input.count, head + 64) : input.count),
+            Int64(from), anchor, out.baseAddress, Int64(out.count), &next)
+          for k in 0..<Int(count) where !alone || out[k] < head { return true }
+          from = alone ? head : Int(next)
+        }
+        return false
+      }
+    }
+  }
+
   /// Where a tail of `input[..<end]` starts that holds the start of every
   /// match not ending before `end`: the start of the scalar that is the
   /// needle's length in non-ignorable scalars before `end` (a match holds
