@@ -35,7 +35,7 @@ func editBenchmark(runs: Int) -> [String] {
     _ = session.matchCount
     edits.append((now() - editStart) * 1000)
   }
-  let expected = FoldedText(session.text).matches(of: "cafe").count
+  let expected = FoldedText(session.text).ranges(of: "cafe").count
   guard session.matchCount == expected else {
     fail("edit: \(session.matchCount) matches after the edits, a fresh search finds \(expected)")
   }

@@ -64,7 +64,7 @@ func foldIndexBenchmark(runs: Int) -> [String] {
     }
     // A fast wrong answer fails: each record folded on its own must agree.
     let expected = records.indices.filter {
-      !FoldedText(records[$0]).matches(of: query, options: options).isEmpty
+      !FoldedText(records[$0]).ranges(of: query, options: options).isEmpty
     }
     let results = index.search(query, options: options, ranking: ranking)
     guard results.count == expected.count, Set(results.map(\.record)) == Set(expected), shown > 0

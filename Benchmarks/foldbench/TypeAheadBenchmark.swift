@@ -22,7 +22,7 @@ func typeAheadBenchmark(runs: Int) -> [String] {
       type(query, into: &session) { perKeystroke.append($0 * 1000) }
     }
     all += perKeystroke
-    let expected = FoldedText(text).matches(of: query).count
+    let expected = FoldedText(text).ranges(of: query).count
     guard session.matchCount == expected else {
       fail("type-ahead \"\(query)\": \(session.matchCount) matches, expected \(expected)")
     }

@@ -147,7 +147,7 @@ enum FoldedTextHarness {
     if isWellFormed(bytes) { checkRanges(bytes, text: text, query: query, profile: profile) }
 
     // 4: String.Index ranges.
-    let matches = text.matches(of: query)
+    let matches = text.ranges(of: query)
     let string = text.text
     let expected = ranges.map {
       boundaries.decodedOffset($0.lowerBound)..<boundaries.decodedOffset($0.upperBound)

@@ -25,7 +25,7 @@ extension FoldedText {
   public func attributedString(highlighting query: String, options: SearchOptions = [])
     -> AttributedString
   {
-    Self.attributedString(text, highlighting: matches(of: query, options: options))
+    Self.attributedString(text, highlighting: ranges(of: query, options: options))
   }
 
   /// `text` with each of `ranges` (in order, not overlapping) a run carrying

@@ -53,7 +53,7 @@ struct FoldIndexTests {
     // Each record as FoldedText under the same profile would find it.
     for query in ["o", "ae", "l", "2", "b"] {
       let expected = records.indices.filter {
-        !FoldedText(records[$0], profile: .collation).matches(of: query).isEmpty
+        !FoldedText(records[$0], profile: .collation).ranges(of: query).isEmpty
       }
       #expect(index.search(query).map(\.record) == expected, "\(query)")
     }
@@ -82,7 +82,7 @@ struct FoldIndexTests {
     let folded = records.map { FoldedText($0) }
     for (query, options) in [("e", SearchOptions()), ("ss", .wordStart), ("a b", .wholeWords)] {
       let expected = records.indices.compactMap { i -> RecordMatch? in
-        let ranges = folded[i].matches(of: query, options: options)
+        let ranges = folded[i].ranges(of: query, options: options)
         return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
       }
       #expect(index.search(query, options: options) == expected, "\(query)")
@@ -102,7 +102,7 @@ struct FoldIndexTests {
     let index = FoldIndex(records, profile: profile)
     for query in ["\u{366}", "\u{366}a"] {
       let expected = records.indices.compactMap { i -> RecordMatch? in
-        let ranges = FoldedText(records[i], profile: profile).matches(of: query)
+        let ranges = FoldedText(records[i], profile: profile).ranges(of: query)
         return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
       }
       #expect(index.search(query) == expected, "\(locale) \(query.unicodeScalars.map(\.value))")
@@ -118,7 +118,7 @@ struct FoldIndexTests {
         SearchOptions(), .wordStart, .wholeWords, .graphemeAligned, [.wordStart, .graphemeAligned],
       ] {
         let expected = records.indices.compactMap { i -> RecordMatch? in
-          let ranges = FoldedText(records[i]).matches(of: query, options: options)
+          let ranges = FoldedText(records[i]).ranges(of: query, options: options)
           return ranges.isEmpty ? nil : RecordMatch(record: i, ranges: ranges)
         }
         #expect(index.search(query, options: options) == expected, "\(query) \(options)")

@@ -24,13 +24,12 @@ struct SearchOptionsTests {
   ])
   func filters(text: String, query: String, options: SearchOptions, expected: [String]) {
     let folded = FoldedText(text)
-    let found = folded.matches(of: query, options: options).map { String(text[$0]) }
+    let found = folded.ranges(of: query, options: options).map { String(text[$0]) }
     #expect(found == expected)
   }
 
   @Test func optionInitializers() {
-    #expect(
-      SearchOptions(wholeWords: true, graphemeAligned: true) == [.wholeWords, .graphemeAligned])
+    #expect(SearchOptions(rawValue: 0b101) == [.wholeWords, .graphemeAligned])
     #expect(SearchOptions() == [])
   }
 
@@ -47,7 +46,7 @@ struct SearchOptionsTests {
     let folded = FoldedText(string)
     let comma = string.firstIndex(of: ",")!
     #expect(
-      folded.matches(of: "cafe", options: [], in: comma..<string.endIndex).map { string[$0] } == [
+      folded.ranges(of: "cafe", options: [], in: comma..<string.endIndex).map { string[$0] } == [
         "CAFE"
       ])
   }
@@ -56,18 +55,18 @@ struct SearchOptionsTests {
     let string = "cafe, café, CAFÉ"
     let text = FoldedText(string)
     let caret = string.index(string.startIndex, offsetBy: 8)
-    #expect(text.firstMatch(of: "cafe", from: caret).map { string[$0] } == "CAFÉ")
+    #expect(text.firstRange(of: "cafe", from: caret).map { string[$0] } == "CAFÉ")
     #expect(
-      text.firstMatch(of: "cafe", from: caret, direction: .backward).map { string[$0] } == "cafe")
-    #expect(text.firstMatch(of: "cafe", from: string.startIndex, direction: .backward) == nil)
-    #expect(text.firstMatch(of: "cafe", from: string.endIndex) == nil)
+      text.firstRange(of: "cafe", from: caret, direction: .backward).map { string[$0] } == "cafe")
+    #expect(text.firstRange(of: "cafe", from: string.startIndex, direction: .backward) == nil)
+    #expect(text.firstRange(of: "cafe", from: string.endIndex) == nil)
     #expect(
-      text.firstMatch(of: "cafe", from: string.endIndex, direction: .backward).map { string[$0] }
+      text.firstRange(of: "cafe", from: string.endIndex, direction: .backward).map { string[$0] }
         == "CAFÉ")
     // Backward walks the forward matches: in "aaa", "aa" is only 0..<2.
     let aaa = FoldedText("aaa")
     #expect(
-      aaa.firstMatch(of: "aa", from: "aaa".endIndex, direction: .backward).map {
+      aaa.firstRange(of: "aa", from: "aaa".endIndex, direction: .backward).map {
         offsets([$0], in: "aaa")
       } == [0..<2])
     // A position inside a character's bytes: forward starts after its
@@ -76,8 +75,8 @@ struct SearchOptionsTests {
     let accented = "é café"
     let inside = accented.utf8.index(after: accented.startIndex)
     let folded = FoldedText(accented)
-    #expect(folded.firstMatch(of: "e", from: inside).map { offsets([$0], in: accented) } == [6..<8])
-    #expect(folded.firstMatch(of: "e", from: inside, direction: .backward) == nil)
+    #expect(folded.firstRange(of: "e", from: inside).map { offsets([$0], in: accented) } == [6..<8])
+    #expect(folded.firstRange(of: "e", from: inside, direction: .backward) == nil)
     var session = FindSession(text: accented)
     session.query = "e"
     #expect(session.next(from: inside).map { offsets([$0], in: accented) } == [6..<8])
@@ -88,7 +87,7 @@ struct SearchOptionsTests {
     let text = FoldedText(utf8: bytes)
     #expect(text.byteRanges(of: "cafe", options: [.wholeWords]) == [1..<6, 8..<12])
     #expect(
-      text.matches(of: "cafe", options: [.graphemeAligned]).map { String(text.text[$0]) } == [
+      text.ranges(of: "cafe", options: [.graphemeAligned]).map { String(text.text[$0]) } == [
         "Café", "CAFE",
       ])
   }

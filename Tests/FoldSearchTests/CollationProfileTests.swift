@@ -73,20 +73,20 @@ import _FoldSearchTestSupport
     // Turkish: I ≡ ı and İ ≡ i, so ASCII folds beyond lowercasing (the fold
     // loop then takes its general path for ASCII).
     let turkish = FoldProfile.collation(locale: "tr")
-    #expect(FoldProfile(argument: "collation:tr") == turkish)
+    #expect(FoldProfile(collationLocale: "tr") == turkish)
     #expect(FoldedText("ISPARTA", profile: turkish).byteRanges(of: "ısparta") == [0..<7])
     #expect(FoldedText("ISPARTA", profile: turkish).byteRanges(of: "isparta").isEmpty)
     #expect(FoldedText("İstanbul", profile: turkish).byteRanges(of: "istanbul") == [0..<9])
     #expect(FoldedText("ISPARTA", profile: .collation).byteRanges(of: "isparta") == [0..<7])
     // ASCII controls have no primary weight: skipped, as usearch does.
     #expect(FoldedText("a\u{1}b", profile: .collation).byteRanges(of: "ab") == [0..<3])
-    #expect(FoldProfile(argument: "collation:da") == .collation(locale: "da"))
+    #expect(FoldProfile(collationLocale: "da") == .collation(locale: "da"))
     // Keywords and collation types as ICU has them, and typos of them.
-    #expect(FoldProfile(argument: "collation:de-u-co-phonebk") != nil)
-    #expect(FoldProfile(argument: "collation:de@collation=phonebook") != nil)
-    #expect(FoldProfile(argument: "collation:en-u-ka-shifted") != nil)
-    #expect(FoldProfile(argument: "collation:de-u-co-phonebok") == nil)
-    #expect(FoldProfile(argument: "collation:en-u-ka-shiftd") == nil)
+    #expect(FoldProfile(collationLocale: "de-u-co-phonebk") != nil)
+    #expect(FoldProfile(collationLocale: "de@collation=phonebook") != nil)
+    #expect(FoldProfile(collationLocale: "en-u-ka-shifted") != nil)
+    #expect(FoldProfile(collationLocale: "de-u-co-phonebok") == nil)
+    #expect(FoldProfile(collationLocale: "en-u-ka-shiftd") == nil)
     #expect(FoldProfile(collationLocale: "da") == .collation(locale: "da"))
     #expect(FoldProfile(collationLocale: "") == .collation)
     #expect(FoldProfile(collationLocale: "root") == .collation)
@@ -95,8 +95,6 @@ import _FoldSearchTestSupport
     ] {
       #expect(FoldProfile(collationLocale: bad) == nil, "\(bad)")
     }
-    #expect(FoldProfile(argument: "collation") == .collation)
-    #expect(FoldProfile(argument: "foundation") == .foundation)
   }
 
   /// Every tricky example above and the issue's, against usearch.

@@ -49,8 +49,8 @@ struct EdgeCaseTests {
     #expect(cafe == [start..<start + 5])
     // matches(of:) indexes `text`, where each subpart is one U+FFFD.
     let text = folded.text
-    #expect(folded.matches(of: "café").map { String(text[$0]) } == ["CAFÉ"])
-    #expect(folded.matches(of: "\u{FFFD}").allSatisfy { text[$0] == "\u{FFFD}" })
+    #expect(folded.ranges(of: "café").map { String(text[$0]) } == ["CAFÉ"])
+    #expect(folded.ranges(of: "\u{FFFD}").allSatisfy { text[$0] == "\u{FFFD}" })
   }
 
   @Test func emptyAndWhitespaceQueriesMatchNothing() {
@@ -92,7 +92,7 @@ struct EdgeCaseTests {
     #expect(folded.byteRanges(of: "cafe").count == 2 * lines)
     #expect(folded.byteRanges(of: "strasse").count == 2 * lines)
     #expect(folded.byteRanges(of: "naive").count == lines)
-    let ranges = folded.matches(of: "CAFÉ")
+    let ranges = folded.ranges(of: "CAFÉ")
     #expect(ranges.count == 2 * lines)
     #expect(String(text[ranges[1]]) == "CAFE\u{301}")
     #expect(folded.offsetMap.violations().isEmpty)

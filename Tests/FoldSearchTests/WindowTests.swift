@@ -150,15 +150,15 @@ import _FoldSearchTestSupport
     var failures = 0
     for (text, query) in cases where failures < 5 {
       let folded = FoldedText(text, profile: profile)
-      let all = folded.matches(of: query, options: [])
+      let all = folded.ranges(of: query, options: [])
       // And in a range from the text's middle Character on.
       let middle = text.index(text.startIndex, offsetBy: text.count / 2)
-      let inRange = folded.matches(of: query, options: [], in: middle..<text.endIndex)
+      let inRange = folded.ranges(of: query, options: [], in: middle..<text.endIndex)
       for position in text.unicodeScalars.indices + [text.endIndex] {
         let expected = all.first { $0.lowerBound >= position }
-        let found = folded.firstMatch(of: query, from: position)
+        let found = folded.firstRange(of: query, from: position)
         let expectedInRange = inRange.first { $0.lowerBound >= position }
-        let foundInRange = folded.firstMatch(
+        let foundInRange = folded.firstRange(
           of: query, from: position, in: middle..<text.endIndex)
         if found != expected || foundInRange != expectedInRange {
           failures += 1
@@ -179,7 +179,7 @@ import _FoldSearchTestSupport
     var position = text.startIndex
     var count = 0
     let elapsed = threadCPUSeconds {
-      while let match = folded.firstMatch(of: "cafe", from: position) {
+      while let match = folded.firstRange(of: "cafe", from: position) {
         count += 1
         position = match.upperBound
       }

@@ -67,7 +67,7 @@ struct ConcurrencyTests {
         }
       }
     }
-    #expect(text.matches(of: "strasse").count == expected[0].count)
+    #expect(text.ranges(of: "strasse").count == expected[0].count)
   }
 
   @Test("Many threads build their own FoldedText")

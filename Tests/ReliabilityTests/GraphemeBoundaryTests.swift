@@ -37,7 +37,7 @@ struct GraphemeBoundaryTests {
     ) {
       var count = 0
       var position = text.startIndex
-      while let match = folded.firstMatch(of: "\u{915}", options: .graphemeAligned, from: position)
+      while let match = folded.firstRange(of: "\u{915}", options: .graphemeAligned, from: position)
       {
         count += 1
         position = match.upperBound
@@ -45,7 +45,7 @@ struct GraphemeBoundaryTests {
       #expect(count == 0)  // क is never a whole cluster here: का is one
       var words = 0
       position = text.startIndex
-      while let match = folded.firstMatch(
+      while let match = folded.firstRange(
         of: "\u{915}\u{93E}", options: .graphemeAligned, from: position)
       {
         words += 1

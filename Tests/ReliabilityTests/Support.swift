@@ -148,7 +148,7 @@ func checkInvariants(
   }
   do {
     let string = text.text
-    let translated = text.matches(of: query).map {
+    let translated = text.ranges(of: query).map {
       string.utf8.distance(
         from: string.startIndex, to: $0.lowerBound)..<string.utf8.distance(
           from: string.startIndex, to: $0.upperBound)

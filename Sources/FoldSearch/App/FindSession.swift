@@ -85,21 +85,12 @@ public struct FindSession: Sendable {
   /// - Complexity: O(1).
   public private(set) var currentIndex: Int?
 
-  /// Creates a session over `text`.
+  /// Creates a session over `text` that matches under `profile`
+  /// (``FoldProfile/foundation`` by default).
   ///
   /// ```swift
-  /// var session = FindSession(text: "Crème brûlée")
-  /// session.query = "creme"
-  /// ```
-  ///
-  /// - Complexity: O(n) to fold the text.
-  public init(text: String, options: SearchOptions = []) {
-    self.init(text: text, options: options, profile: .foundation)
-  }
-
-  /// Creates a session over `text` that matches under `profile`.
-  ///
-  /// ```swift
+  /// var plain = FindSession(text: "Crème brûlée")
+  /// plain.query = "creme"
   /// var session = FindSession(text: "Łódź and København", profile: .collation)
   /// session.query = "lodz"
   /// session.matchCount  // 1
@@ -109,7 +100,7 @@ public struct FindSession: Sendable {
   ///
   /// - Complexity: O(n) to fold the text (plus building the profile's fold
   ///   table on its first use in the process).
-  public init(text: String, options: SearchOptions = [], profile: FoldProfile) {
+  public init(text: String, options: SearchOptions = [], profile: FoldProfile = .foundation) {
     storage = EditableFold(text, table: profile.table)
     self.options = options
     self.profile = profile
@@ -173,7 +164,7 @@ public struct FindSession: Sendable {
   /// The part of ``text`` searched, or nil for all of it.
   ///
   /// Bounds are rounded down to scalar boundaries and clamped to the text
-  /// (as ``FoldedText/matches(of:options:in:)->[Range<String.Index>]`` does). Edits move the range
+  /// (as ``FoldedText/ranges(of:options:in:)`` does). Edits move the range
   /// with the text around it; an edit inside it grows or shrinks it, and
   /// so does an insertion at its start (also when the range is empty: text
   /// typed where the selection's text was deleted is searched, character

@@ -62,27 +62,18 @@ public struct FoldIndex: Sendable {
   private let flatEntries: [OffsetMap.Entry]
   private let entryStarts: [Int]
 
-  /// Folds `records` into an index.
+  /// Folds `records` into an index searched under `profile`
+  /// (``FoldProfile/foundation`` by default).
   ///
   /// ```swift
-  /// let index = FoldIndex(["Crème brûlée", "Café", "Straße"])
-  /// ```
-  ///
-  /// - Complexity: O(n) for n bytes of records.
-  public init(_ records: [String]) {
-    self.init(records, profile: .foundation)
-  }
-
-  /// Folds `records` into an index searched under `profile`.
-  ///
-  /// ```swift
+  /// let plain = FoldIndex(["Crème brûlée", "Café", "Straße"])
   /// let index = FoldIndex(["Łódź", "Lodz Street", "København"], profile: .collation)
   /// index.search("lodz").map(\.record)  // [0, 1]
   /// ```
   ///
   /// - Complexity: O(n) for n bytes of records (plus building the profile's
   ///   fold table on its first use in the process).
-  public init(_ records: [String], profile: FoldProfile) {
+  public init(_ records: [String], profile: FoldProfile = .foundation) {
     let table = profile.table
     var records = records
     var folded: [UInt8] = []
@@ -153,7 +144,7 @@ public struct FoldIndex: Sendable {
 
   /// The records that match `query`, each with its match ranges.
   ///
-  /// Each record is searched as ``FoldedText/matches(of:options:in:)->[Range<String.Index>]``
+  /// Each record is searched as ``FoldedText/ranges(of:options:in:)``
   /// would: leftmost, non-overlapping matches that pass `options`.
   ///
   /// ```swift
@@ -174,7 +165,7 @@ public struct FoldIndex: Sendable {
     if prepared.leadingMark != nil {
       // Rare: a query starting with a mark. Search record by record.
       for index in records.indices {
-        let text = FoldedText(records[index], table: table)
+        let text = FoldedText(records[index], table: table, profile: profile)
         let ranges = text.withScanner(options: options, window: nil) { $0.matches(of: prepared) }
         if !ranges.isEmpty {
           hits.ranges += ranges

@@ -13,8 +13,8 @@
 ///   Spanish ñ, Turkish ı ≢ i).
 ///
 /// ```swift
-/// FoldedText("Łódź, København", profile: .collation).matches(of: "lodz")
-/// FoldedText("Ålborg", profile: .collation(locale: "da")).matches(of: "alborg")  // none
+/// FoldedText("Łódź, København", profile: .collation).ranges(of: "lodz")
+/// FoldedText("Ålborg", profile: .collation(locale: "da")).ranges(of: "alborg")  // none
 /// ```
 ///
 /// A profile's fold table is built on first use and shared by every text
@@ -93,8 +93,15 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
   /// and for a LOCALE whose language ICU does not know ("xx", or "dk" for
   /// "da"), which ``collation(locale:)`` would quietly fold as root.
   ///
+  /// A command-line syntax belongs to its tool (`foldgrep` parses its
+  /// `--profile` itself); this parser stays for one release.
+  ///
   /// - Complexity: that of ``init(collationLocale:)`` for `collation:LOCALE`,
   ///   O(1) otherwise.
+  @available(
+    *, deprecated,
+    message: "parse the flag in the tool, with init(collationLocale:) for collation:LOCALE"
+  )
   public init?(argument: String) {
     if argument == "foundation" {
       self = .foundation

@@ -14,7 +14,7 @@ extension FoldedText {
     highlighting query: String, options: SearchOptions = [], style: ANSIHighlightStyle = .reverse
   ) -> String {
     HighlightFormatter.ansiString(
-      text, highlighting: matches(of: query, options: options), style: style)
+      text, highlighting: ranges(of: query, options: options), style: style)
   }
 
   /// The text as HTML: each match in a `<mark>` element, and `&`, `<`, `>`,
@@ -27,7 +27,7 @@ extension FoldedText {
   ///
   /// - Complexity: O(n + k).
   public func htmlString(highlighting query: String, options: SearchOptions = []) -> String {
-    HighlightFormatter.htmlString(text, highlighting: matches(of: query, options: options))
+    HighlightFormatter.htmlString(text, highlighting: ranges(of: query, options: options))
   }
 
 }

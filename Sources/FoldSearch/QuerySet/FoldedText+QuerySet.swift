@@ -78,7 +78,7 @@ extension FoldedQuerySet {
   }
 
   /// Every match in the UTF-8 `bytes` (offsets into them; ill-formed
-  /// sequences fold as U+FFFD, as ``FoldedText/init(utf8:parallelism:)``
+  /// sequences fold as U+FFFD, as ``FoldedText/init(utf8:profile:parallelism:)``
   /// reads them).
   ///
   /// - Complexity: O(n) to fold, plus the search.

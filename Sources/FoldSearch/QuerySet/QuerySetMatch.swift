@@ -2,7 +2,7 @@
 /// which query found it.
 ///
 /// `range` holds UTF-8 offsets of the original bytes (as
-/// ``FoldedText/byteRanges(of:)`` returns them); `queryIndex` is the
+/// ``FoldedText/byteRanges(of:options:in:)`` returns them); `queryIndex` is the
 /// query's index in the array the set was built from, so an app can colour
 /// each term differently.
 ///

@@ -4,7 +4,15 @@ extension FoldedText {
   /// The UTF-8 offsets, in the original, of every match of `query` that
   /// passes `options`, optionally only inside `range`.
   ///
-  /// With no options and no range this is ``byteRanges(of:)``. A `range`
+  /// Matches are found leftmost first and never overlap; each resumes the
+  /// search where the previous ended. An empty or whitespace-only query has
+  /// no matches.
+  ///
+  /// ```swift
+  /// FoldedText("Straße, STRASSE").byteRanges(of: "strasse")  // [0..<7, 9..<16]
+  /// ```
+  ///
+  /// A `range`
   /// limits the search as if the text were only that range (a match never
   /// crosses its ends, which are the ends of words and clusters for the
   /// filters); its bounds are clamped to the text and rounded down to
@@ -25,10 +33,11 @@ extension FoldedText {
   /// text's ``parallelism`` allows, with the same result.
   ///
   /// - Complexity: O(n + m) for n folded bytes in the range and a query of
-  ///   m, plus O(1) per candidate for the word filters.
-  public func byteRanges(of query: String, options: SearchOptions, in range: Range<Int>? = nil)
-    -> [Range<Int>]
-  {
+  ///   m, plus O(k) for k matches and O(1) per candidate for the word
+  ///   filters.
+  public func byteRanges(
+    of query: String, options: SearchOptions = [], in range: Range<Int>? = nil
+  ) -> [Range<Int>] {
     guard let prepared = FoldedQuery(query, table: table) else { return [] }
     let window = range.map(roundedWindow)
     let threads = ParallelPlan.threadCount(
@@ -51,14 +60,23 @@ extension FoldedText {
   /// The ranges of ``text`` of every match of `query` that passes
   /// `options`, optionally only inside `range`.
   ///
+  /// A drop-in for a `range(of:options:)` loop with
+  /// `[.caseInsensitive, .diacriticInsensitive]`, named like the standard
+  /// library's `ranges(of:)`:
+  ///
   /// ```swift
+  /// let folded = FoldedText("Ångström, angstrom")
+  /// for range in folded.ranges(of: "ANGSTROM") { print(folded.text[range]) }
   /// let text = FoldedText("Le café, la cafétéria, CAFE")
-  /// text.matches(of: "cafe", options: [.wholeWords]).map { text.text[$0] }  // ["café", "CAFE"]
+  /// text.ranges(of: "cafe", options: [.wholeWords]).map { text.text[$0] }  // ["café", "CAFE"]
   /// ```
   ///
+  /// For a `FoldedText` built from bytes with ill-formed UTF-8, the ranges
+  /// index ``text`` (where each ill-formed sequence is one U+FFFD).
+  ///
   /// - Complexity: as ``byteRanges(of:options:in:)``.
-  public func matches(
-    of query: String, options: SearchOptions, in range: Range<String.Index>? = nil
+  public func ranges(
+    of query: String, options: SearchOptions = [], in range: Range<String.Index>? = nil
   ) -> [Range<String.Index>] {
     let indexer = makeIndexer()
     let window = range.map {
@@ -73,7 +91,7 @@ extension FoldedText {
   /// is none; this never wraps around.
   ///
   /// Both directions walk the same leftmost, non-overlapping matches (those
-  /// of ``matches(of:options:in:)->[Range<String.Index>]`` over `range`), so next and previous are
+  /// of ``ranges(of:options:in:)`` over `range`), so next and previous are
   /// each other's inverse. A `position` inside a character's bytes counts
   /// from the next scalar forward and from its scalar backward.
   ///
@@ -89,8 +107,8 @@ extension FoldedText {
   /// ```swift
   /// let text = FoldedText("cafe, café, CAFÉ")
   /// let caret = text.text.index(text.text.startIndex, offsetBy: 8)  // inside "café"
-  /// text.firstMatch(of: "cafe", from: caret)                         // the range of "CAFÉ"
-  /// text.firstMatch(of: "cafe", from: caret, direction: .backward)   // the range of "cafe"
+  /// text.firstRange(of: "cafe", from: caret)                         // the range of "CAFÉ"
+  /// text.firstRange(of: "cafe", from: caret, direction: .backward)   // the range of "cafe"
   /// ```
   ///
   /// - Complexity: forward, O(n) for the n folded bytes from `position` to
@@ -102,7 +120,7 @@ extension FoldedText {
   ///   collation profiles, whose boundaries ICU finds from the run's start:
   ///   stepping through the matches of a line of thousands of flags that
   ///   way is quadratic in the run's length.
-  public func firstMatch(
+  public func firstRange(
     of query: String, options: SearchOptions = [], from position: String.Index,
     direction: SearchDirection = .forward, in range: Range<String.Index>? = nil
   ) -> Range<String.Index>? {
@@ -208,7 +226,7 @@ extension FoldedText {
   /// The leftmost match of `query` starting at or after original offset
   /// `offset`, as a search of the text from there finds it: a match that
   /// starts before `offset` and overlaps it does not hide it (unlike
-  /// ``firstMatch(of:options:from:direction:in:)``, which walks the
+  /// ``firstRange(of:options:from:direction:in:)``, which walks the
   /// matches of the whole range). Nil when there is none. For `foldgrep
   /// -w`, which searches again after each rejected candidate.
   ///

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let text = FoldedText("Crème brûlée at the CAFÉ, Straße 5")
-/// text.matches(of: "cafe")      // the range of "CAFÉ"
+/// text.ranges(of: "cafe")       // the range of "CAFÉ"
 /// text.byteRanges(of: "strasse") // [30..<37]: UTF-8 offsets of "Straße"
 /// ```
 ///
@@ -34,9 +34,15 @@ public struct FoldedText: Sendable {
   package let invalidSequences: [InvalidSequence]
   /// The fold table of this text's profile; queries fold with it too.
   package let table: FoldTable
+  /// The profile the text was folded for; its searches match under it.
+  ///
+  /// ```swift
+  /// FoldedText("Łódź", profile: .collation).profile  // .collation
+  /// ```
+  public let profile: FoldProfile
   /// The threads the fold was allowed, which searches of this text may use
   /// too: a text of 8 MiB (`parallelThreshold`) of folded bytes and more is searched
-  /// on the threads it allows (see ``byteRanges(of:)``), a smaller one on
+  /// on the threads it allows (see ``byteRanges(of:options:in:)``), a smaller one on
   /// one.
   public private(set) var parallelism: Parallelism
 
@@ -45,38 +51,45 @@ public struct FoldedText: Sendable {
     case bytes([UInt8])
   }
 
-  /// Folds a string.
+  /// Folds a string for searches under `profile`.
   ///
   /// ```swift
   /// let folded = FoldedText("Ça va? ÇA VA!")
-  /// folded.matches(of: "ca va").count  // 2
+  /// folded.ranges(of: "ca va").count  // 2
+  /// let text = FoldedText("Łódź, København, Æther", profile: .collation)
+  /// text.ranges(of: "kobenhavn").count  // 1
   /// ```
   ///
+  /// The profile's fold table is built on first use (see ``FoldProfile``).
   /// Strings of 16 MiB and more fold, and of 8 MiB and more are searched,
   /// on all cores unless `parallelism` says otherwise; the results are the
   /// same either way.
   ///
   /// - Complexity: O(n) in the string's UTF-8 length.
-  public init(_ text: String, parallelism: Parallelism = .automatic) {
-    self.init(text, table: .shared, parallelism: parallelism)
+  public init(
+    _ text: String, profile: FoldProfile = .foundation, parallelism: Parallelism = .automatic
+  ) {
+    self.init(text, table: profile.table, profile: profile, parallelism: parallelism)
   }
 
-  /// Folds a string with the given fold table (a profile's).
-  package init(_ text: String, table: FoldTable, parallelism: Parallelism = .automatic) {
+  /// Folds a string with the given fold table: `profile`'s, or one built
+  /// from a rule by a test (named `.foundation` there).
+  package init(
+    _ text: String, table: FoldTable, profile: FoldProfile = .foundation,
+    parallelism: Parallelism = .automatic
+  ) {
     var text = text
     text.makeContiguousUTF8()
     let folding = text.utf8.withContiguousStorageIfAvailable {
       Folder.fold($0, parallelism: parallelism, table: table)
     }!
-    self.table = table
-    self.parallelism = parallelism
-    source = .string(text)
-    foldedBytes = folding.folded
-    offsetMap = folding.map
-    invalidSequences = folding.invalidSequences
+    self.init(
+      source: .string(text), folding: folding, table: table, profile: profile,
+      parallelism: parallelism)
   }
 
-  /// Folds raw UTF-8 bytes, which need not be valid.
+  /// Folds raw UTF-8 bytes, which need not be valid, for searches under
+  /// `profile`.
   ///
   /// Each ill-formed sequence (a maximal subpart, as in `String(decoding:as:)`)
   /// matches as U+FFFD, and ranges still refer to the original bytes, so
@@ -88,24 +101,39 @@ public struct FoldedText: Sendable {
   /// ```
   ///
   /// Large inputs fold, and are searched, in parallel as with
-  /// ``init(_:parallelism:)``.
+  /// ``init(_:profile:parallelism:)``.
   ///
   /// - Complexity: O(n) in the number of bytes.
-  public init(utf8 bytes: some Sequence<UInt8>, parallelism: Parallelism = .automatic) {
-    self.init(utf8: bytes, table: .shared, parallelism: parallelism)
+  public init(
+    utf8 bytes: some Sequence<UInt8>, profile: FoldProfile = .foundation,
+    parallelism: Parallelism = .automatic
+  ) {
+    self.init(utf8: bytes, table: profile.table, profile: profile, parallelism: parallelism)
   }
 
-  /// Folds raw UTF-8 bytes with the given fold table (a profile's).
+  /// Folds raw UTF-8 bytes with the given fold table (see
+  /// ``init(_:table:profile:parallelism:)``).
   package init(
-    utf8 bytes: some Sequence<UInt8>, table: FoldTable, parallelism: Parallelism = .automatic
+    utf8 bytes: some Sequence<UInt8>, table: FoldTable, profile: FoldProfile = .foundation,
+    parallelism: Parallelism = .automatic
   ) {
     let bytes = Array(bytes)
     let folding = bytes.withUnsafeBufferPointer {
       Folder.fold($0, parallelism: parallelism, table: table)
     }
+    self.init(
+      source: .bytes(bytes), folding: folding, table: table, profile: profile,
+      parallelism: parallelism)
+  }
+
+  private init(
+    source: Source, folding: Folder.Folding, table: FoldTable, profile: FoldProfile,
+    parallelism: Parallelism
+  ) {
+    self.source = source
     self.table = table
+    self.profile = profile
     self.parallelism = parallelism
-    source = .bytes(bytes)
     foldedBytes = folding.folded
     offsetMap = folding.map
     invalidSequences = folding.invalidSequences
@@ -118,17 +146,15 @@ public struct FoldedText: Sendable {
   ///   UTF-8 (a debug build checks the map's invariants).
   package init(
     text: String, foldedBytes: [UInt8], offsetMap: OffsetMap, table: FoldTable = .shared,
-    parallelism: Parallelism = .automatic
+    profile: FoldProfile = .foundation, parallelism: Parallelism = .automatic
   ) {
-    self.table = table
-    self.parallelism = parallelism
     var text = text
     text.makeContiguousUTF8()
     assert(offsetMap.originalCount == text.utf8.count && offsetMap.foldedCount == foldedBytes.count)
-    source = .string(text)
-    self.foldedBytes = foldedBytes
-    self.offsetMap = offsetMap
-    invalidSequences = []
+    self.init(
+      source: .string(text),
+      folding: Folder.Folding(folded: foldedBytes, map: offsetMap, invalidSequences: []),
+      table: table, profile: profile, parallelism: parallelism)
   }
 
   /// The original text. For a `FoldedText` built from bytes, ill-formed

@@ -1,9 +1,9 @@
 /// How a search filters and shapes its matches, accepted by every search
 /// entry point: ``FoldedText/byteRanges(of:options:in:)``,
-/// ``FoldedText/matches(of:options:in:)->[Range<String.Index>]``, ``FindSession`` and ``FoldIndex``.
+/// ``FoldedText/ranges(of:options:in:)``, ``FindSession`` and ``FoldIndex``.
 ///
 /// The default value changes nothing: matches are the plain leftmost,
-/// non-overlapping matches of ``FoldedText/matches(of:)``.
+/// non-overlapping matches of ``FoldedText/ranges(of:options:in:)``.
 ///
 /// Word rules (``wholeWords``, ``wordStart``): a *word character* is a scalar
 /// that is Alphabetic, a number (general category Nd, Nl or No) or a mark
@@ -19,8 +19,8 @@
 ///
 /// ```swift
 /// let text = FoldedText("Avpx, VPN settings, vpn")
-/// text.matches(of: "vp", options: SearchOptions(wordStart: true)).count   // 2
-/// text.matches(of: "vpn", options: [.wholeWords]).count                   // 2
+/// text.ranges(of: "vp", options: [.wordStart]).count                  // 2
+/// text.ranges(of: "vpn", options: [.wholeWords]).count                   // 2
 /// ```
 ///
 /// Matches that fail a filter are skipped, and the search goes on with the
@@ -43,6 +43,15 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// - Complexity: O(1).
   public init(rawValue: Int) { self.rawValue = rawValue }
 
+  /// No options: the plain leftmost, non-overlapping matches.
+  ///
+  /// ```swift
+  /// SearchOptions() == []  // true
+  /// ```
+  ///
+  /// - Complexity: O(1).
+  public init() { rawValue = 0 }
+
   /// Creates options from flags.
   ///
   /// Extends the options with names (`SearchOptions(wholeWords: true)`) as
@@ -53,6 +62,7 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// ```
   ///
   /// - Complexity: O(1).
+  @available(*, deprecated, message: "use an option-set literal, such as [.wholeWords, .wordStart]")
   public init(wholeWords: Bool = false, wordStart: Bool = false, graphemeAligned: Bool = false) {
     var options: SearchOptions = []
     if wholeWords { options.insert(.wholeWords) }
@@ -64,7 +74,7 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// Only matches that neither start nor end inside a word.
   ///
   /// ```swift
-  /// FoldedText("cafe cafeteria").matches(of: "cafe", options: [.wholeWords]).count  // 1
+  /// FoldedText("cafe cafeteria").ranges(of: "cafe", options: [.wholeWords]).count  // 1
   /// ```
   public static let wholeWords = SearchOptions(rawValue: 1 << 0)
 
@@ -72,7 +82,7 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// "vp" finds "VPN" but not "Avpx".
   ///
   /// ```swift
-  /// FoldedText("Avpx VPN").matches(of: "vp", options: [.wordStart]).count  // 1
+  /// FoldedText("Avpx VPN").ranges(of: "vp", options: [.wordStart]).count  // 1
   /// ```
   public static let wordStart = SearchOptions(rawValue: 1 << 1)
 
@@ -88,8 +98,8 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
   ///
   /// ```swift
   /// let family = FoldedText("👨‍👩‍👧 and 👨")
-  /// family.matches(of: "👨").count                                  // 2
-  /// family.matches(of: "👨", options: [.graphemeAligned]).count     // 1
+  /// family.ranges(of: "👨").count                                  // 2
+  /// family.ranges(of: "👨", options: [.graphemeAligned]).count     // 1
   /// ```
   ///
   /// Under a collation profile the clusters are ICU's (those `usearch`
@@ -105,8 +115,8 @@ public struct SearchOptions: OptionSet, Hashable, Sendable {
 /// ```swift
 /// let text = FoldedText("cafe, café, CAFÉ")
 /// let caret = text.text.index(text.text.startIndex, offsetBy: 8)  // inside "café"
-/// text.firstMatch(of: "cafe", from: caret, direction: .forward)   // "CAFÉ"
-/// text.firstMatch(of: "cafe", from: caret, direction: .backward)  // "cafe"
+/// text.firstRange(of: "cafe", from: caret, direction: .forward)   // "CAFÉ"
+/// text.firstRange(of: "cafe", from: caret, direction: .backward)  // "cafe"
 /// ```
 ///
 /// Backward search returns the last match, of the same leftmost
