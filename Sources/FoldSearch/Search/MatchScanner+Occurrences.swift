@@ -109,26 +109,31 @@ extension MatchScanner {
     // Occurrences start in start..<limit, so they end by limit + count - 1.
     let n = limit >= haystack.count ? haystack.count : min(haystack.count, limit + count - 1)
     guard n >= count else { return }
-    let batch = UnsafeMutablePointer<Range<Int>>.allocate(capacity: Self.matchBatch)
-    var batched = 0
+    let matchBatch = Self.matchBatch
+    let batch = UnsafeMutablePointer<Range<Int>>.allocate(capacity: matchBatch)
+    var pending = 0
     defer {
-      result.append(contentsOf: UnsafeBufferPointer(start: batch, count: batched))
-      batch.deinitialize(count: batched)
+      result.append(contentsOf: UnsafeBufferPointer(start: batch, count: pending))
+      batch.deinitialize(count: pending)
       batch.deallocate()
     }
     let initialCount = result.count
     var estimated = false
-    var j = start
+    var resume = start
     searcher.forEachOccurrenceBatch(in: UnsafeBufferPointer(rebasing: haystack[..<n]), from: start)
     { occurrences in
+      // The loop's state in locals for the batch (registers), written back
+      // after it: the closure's captures live in memory.
+      var (j, batched, near, beyond) = (resume, pending, cursor, far)
+      defer { (resume, pending, cursor, far) = (j, batched, near, beyond) }
       for k in 0..<occurrences.count {
         let occurrence = Int(occurrences[k])
         if occurrence < j { continue }
         let end = occurrence &+ count
-        if let lower = cursor.originalOffset(ofFolded: occurrence, in: view),
-          let upper = cursor.peekOriginalOffset(ofFolded: end, in: view, orElse: &far)
+        if let lower = near.originalOffset(ofFolded: occurrence, in: view),
+          let upper = near.peekOriginalOffset(ofFolded: end, in: view, orElse: &beyond)
         {
-          if batched == Self.matchBatch {
+          if batched == matchBatch {
             result.append(contentsOf: UnsafeBufferPointer(start: batch, count: batched))
             batch.deinitialize(count: batched)
             batched = 0
