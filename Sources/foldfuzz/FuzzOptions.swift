@@ -90,7 +90,7 @@ struct FuzzOptions: Equatable {
         options.single = (textScalars, queryScalars)
       case "--profile":
         let text = try value(for: argument)
-        guard let profile = FoldProfile(argument: text) else {
+        guard let profile = FoldProfile(text) else {
           throw ParseError(
             message: "bad profile '\(text)' (foundation, collation, collation:LOCALE)")
         }

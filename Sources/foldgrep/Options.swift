@@ -533,7 +533,7 @@ func parse(_ arguments: [String], environment: (String) -> String?) -> Options {
         options.encoding = encoding
       case "--profile":
         let argument = value(name, inline: inline)
-        guard let profile = FoldProfile(flag: argument) else {
+        guard let profile = FoldProfile(argument) else {
           fail(
             "invalid argument '\(argument)' for '--profile' (foundation, collation or "
               + "collation:LOCALE with a locale ICU knows, such as da, sv, es, tr)")

@@ -94,7 +94,7 @@ while !arguments.isEmpty {
   case "--grapheme-aligned": options.insert(.graphemeAligned)
   case "--profile":
     let name = value()
-    guard let profile = FoldProfile(argument: name) else {
+    guard let profile = FoldProfile(name) else {
       fail("unknown profile '\(name)' (foundation, collation or collation:LOCALE)")
     }
     profiles.removeAll { $0 == profile }

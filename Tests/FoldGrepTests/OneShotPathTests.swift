@@ -316,7 +316,7 @@ struct OneShotEndToEndTests {
     let bytes = Self.file(illFormed: illFormed)
     let scratch = try FoldGrepTests.Scratch()
     let path = try scratch.file("text.txt", bytes)
-    let expected = Self.expectedOutput(queries, bytes, profile: FoldProfile(flag: profile)!)
+    let expected = Self.expectedOutput(queries, bytes, profile: FoldProfile(profile)!)
     #expect(expected.matches > 0)
     let flags = ["--profile", profile] + queries.flatMap { ["-e", $0] }
     // Chunks over the one-shot threshold (several, the ill-formed ones

@@ -88,35 +88,9 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
     self = .collation(locale: locale)
   }
 
-  /// Parses `foundation`, `collation` or `collation:LOCALE` (as `foldgrep
-  /// --profile` and `foldfuzz --profile` spell a profile); nil otherwise,
-  /// and for a LOCALE whose language ICU does not know ("xx", or "dk" for
-  /// "da"), which ``collation(locale:)`` would quietly fold as root.
-  ///
-  /// A command-line syntax belongs to its tool (`foldgrep` parses its
-  /// `--profile` itself); this parser stays for one release.
-  ///
-  /// - Complexity: that of ``init(collationLocale:)`` for `collation:LOCALE`,
-  ///   O(1) otherwise.
-  @available(
-    *, deprecated,
-    message: "parse the flag in the tool, with init(collationLocale:) for collation:LOCALE"
-  )
-  public init?(argument: String) {
-    if argument == "foundation" {
-      self = .foundation
-    } else if argument == "collation" {
-      self = .collation
-    } else if argument.hasPrefix("collation:") {
-      let locale = String(argument.dropFirst("collation:".count))
-      guard !locale.isEmpty, let profile = FoldProfile(collationLocale: locale) else {
-        return nil
-      }
-      self = profile
-    } else {
-      return nil
-    }
-  }
+  /// Parses `foundation`, `collation` or `collation:LOCALE`.
+  @available(*, deprecated, renamed: "init(_:)")
+  public init?(argument: String) { self.init(argument) }
 
   /// The collation locale, nil for ``foundation``; "" is root.
   public var collationLocale: String? {
@@ -144,5 +118,37 @@ public struct FoldProfile: Hashable, Sendable, CustomStringConvertible {
 extension String {
   fileprivate func replacingHyphens() -> String {
     String(String.UnicodeScalarView(unicodeScalars.map { $0 == "-" ? "_" : $0 }))
+  }
+}
+
+extension FoldProfile: LosslessStringConvertible {
+  /// The profile a ``description`` names: `foundation`, `collation` (root)
+  /// or `collation:LOCALE`; nil for any other text, and for a LOCALE whose
+  /// language ICU does not know ("xx", or "dk" for "da"), which
+  /// ``collation(locale:)`` would quietly fold as root.
+  ///
+  /// Tools take this text as their profile option (foldgrep's `--profile`).
+  ///
+  /// ```swift
+  /// FoldProfile("collation:da")  // .collation(locale: "da")
+  /// FoldProfile("collation:xx")  // nil
+  /// ```
+  ///
+  /// - Complexity: that of ``init(collationLocale:)`` for `collation:LOCALE`,
+  ///   O(1) otherwise.
+  public init?(_ description: String) {
+    if description == "foundation" {
+      self = .foundation
+    } else if description == "collation" {
+      self = .collation
+    } else if description.hasPrefix("collation:") {
+      let locale = String(description.dropFirst("collation:".count))
+      guard !locale.isEmpty, let profile = FoldProfile(collationLocale: locale) else {
+        return nil
+      }
+      self = profile
+    } else {
+      return nil
+    }
   }
 }
