@@ -133,3 +133,22 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
       return fssimd_oneshot_collect_portable(haystack, n, start, n, anchor, out, capacity, next);
   }
 }
+
+// MARK: - UTF-8 validation
+
+int32_t fssimd_utf8_valid_at(int32_t level, const uint8_t *p, int64_t n) {
+  if (n <= 0) return 1;
+  switch (fssimd_clamp(level)) {
+#if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX512:
+    case FSSIMD_LEVEL_AVX2:
+      return fssimd_utf8_valid_avx2(p, n);
+#endif
+    default:
+      return fssimd_utf8_valid_portable(p, n);
+  }
+}
+
+int32_t fssimd_utf8_valid(const uint8_t *p, int64_t n) {
+  return fssimd_utf8_valid_at(fssimd_best_level(), p, n);
+}

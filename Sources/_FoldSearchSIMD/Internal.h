@@ -15,6 +15,7 @@
 //   FoldAVX512.c      the fold's 64-byte kernel (byte permutes, compress);
 //   Tables.c          the Hangul jamo tables and the AVX-512 fold's lanes;
 //   Dispatch.c        CPU detection and the exported entry points;
+//   UTF8Validate.c    UTF-8 well-formedness: portable, AVX2;
 //   AnyByte.c, MapEncoding.c  self-contained kernels with their own levels.
 //
 // Invariant: every function declared here has hidden visibility (it is
@@ -115,7 +116,13 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
                                                       int64_t *out, int64_t capacity,
                                                       int64_t *next);
 
+// UTF8Validate.c
+FSSIMD_HIDDEN int32_t fssimd_utf8_valid_portable(const uint8_t *p, int64_t n);
+
 #if defined(FSSIMD_HAS_X86)
+// UTF8Validate.c
+FSSIMD_HIDDEN int32_t fssimd_utf8_valid_avx2(const uint8_t *p, int64_t n);
+
 // SearchVector.c
 #define FSSIMD_DECLARE_SEARCH(suffix)                                                          \
   FSSIMD_HIDDEN fssimd_result fssimd_pair_find_##suffix(const uint8_t *h, int64_t n,           \

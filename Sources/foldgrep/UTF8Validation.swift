@@ -1,3 +1,5 @@
+import _FoldSearchSIMD
+
 // UTF-8 validation of a chunk: the one-shot search (see Matcher.swift)
 // reads only well-formed UTF-8, so every chunk is checked first, several times
 // faster than the search reads it.
@@ -22,7 +24,16 @@
 /// continuation byte and no sequence cut short.
 ///
 /// ## How
-/// 64 bytes at a time. A block without a byte ≥ 0x80 (and no sequence
+/// With AVX2, the C kernel `fssimd_utf8_valid` (_FoldSearchSIMD,
+/// UTF8Validate.c): the lookup algorithm of Keiser and Lemire ("Validating
+/// UTF-8 In Less Than One Instruction Per Byte", Software: Practice and
+/// Experience 51(5), 2021), three nibble lookups per byte pair for the
+/// errors two adjacent bytes can make, and a check that a continuation
+/// follows a long lead two or three bytes back; 64-byte ASCII blocks are
+/// skipped.
+///
+/// Without AVX2, 16-byte vectors here (``isValidVector16(_:)``), 64 bytes
+/// at a time. A block without a byte ≥ 0x80 (and no sequence
 /// pending from the block before) is skipped after eight word loads. Any
 /// other block, and the seven after it (the ASCII test mispredicts in text
 /// that mixes the two, as accented prose does), is checked as four 16-byte
@@ -37,20 +48,37 @@
 ///   most 9F, after F0 at least 90, after F4 at most 8F.
 /// When no byte of the block (or of the three before it) is ≥ E0, only the
 /// first rule with `p1` and the C0/C1 test can fail: a check of a third of
-/// the operations (accented Latin text validates about a third faster).
+/// the operations.
 /// The first bytes (until a scalar boundary at offset 3 or more, so the
 /// look-back stays inside the buffer) and the last ones (from the start of
 /// the last scalar the blocks reached into) are checked scalar by scalar,
 /// which also catches a sequence cut short by the end.
 ///
-/// On the large corpora it runs several times faster than
-/// `String(validating:as:)` (which also copies) and than a scalar-by-scalar
-/// loop with a 16-byte ASCII skip (figures: Benchmarks/HISTORY.md).
+/// Both give the answer of ``isValidScalarByScalar(_:)`` (figures:
+/// Benchmarks/HISTORY.md).
 enum UTF8Validation {
   private typealias Vector = SIMD16<UInt8>
 
+  /// Whether the CPU runs the C kernel's AVX2 level.
+  private static let kernelIsVector =
+    fssimd_best_level() >= Int32(FSSIMD_LEVEL_AVX2)
+
   /// Whether `buffer` is well-formed UTF-8.
+  ///
+  /// ```swift
+  /// UTF8Validation.isValid(Array("crème".utf8))  // true
+  /// UTF8Validation.isValid([0xED, 0xA0, 0x80])  // false: a surrogate
+  /// ```
+  ///
+  /// - Complexity: O(*n*) for *n* bytes.
   static func isValid(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return true }
+    if kernelIsVector { return fssimd_utf8_valid(base, Int64(buffer.count)) != 0 }
+    return isValidVector16(buffer)
+  }
+
+  /// ``isValid(_:)`` with 16-byte vectors (the form for CPUs without AVX2).
+  static func isValidVector16(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = buffer.baseAddress, !buffer.isEmpty else { return true }
     let raw = UnsafeRawPointer(base)
     let n = buffer.count

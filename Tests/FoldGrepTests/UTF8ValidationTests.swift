@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FoldSearchSIMD
 import _FoldSearchTestSupport
 
 @testable import foldgrep
@@ -8,7 +9,8 @@ import _FoldSearchTestSupport
 /// well-formed UTF-8): exact per the Unicode standard, compared with the
 /// standard library's validation (`String(validating:as:)`) and with an
 /// explicit table of the standard's tricky sequences, at every offset
-/// around the vector blocks' edges.
+/// around the vector blocks' edges, at every level of the C kernel
+/// (`fssimd_utf8_valid_at`) this CPU runs.
 @Suite("UTF-8 validation")
 struct UTF8ValidationTests {
   /// The standard library's answer: the oracle.
@@ -16,16 +18,33 @@ struct UTF8ValidationTests {
     bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
   }
 
-  /// Both forms of the validator agree with `expected`.
+  /// The kernel's levels this CPU runs (portable, SSE2 (which runs the
+  /// portable loop), AVX2, AVX-512 (which runs AVX2's)).
+  static let levels: [Int32] = Array(0...fssimd_best_level())
+
+  /// The kernel at each of `levels`.
+  static func atLevels(_ bytes: [UInt8]) -> [Bool] {
+    bytes.withUnsafeBufferPointer { buffer in
+      levels.map { fssimd_utf8_valid_at($0, buffer.baseAddress, Int64(buffer.count)) != 0 }
+    }
+  }
+
+  /// Every form of the validator (`isValid`, the kernel at every level, the
+  /// 16-byte vector form, scalar by scalar) agrees with `expected`.
   static func check(
     _ bytes: [UInt8], _ expected: Bool, _ comment: @autoclosure () -> String = "",
     sourceLocation: SourceLocation = #_sourceLocation
   ) -> Bool {
     let fast = UTF8Validation.isValid(bytes)
     let plain = bytes.withUnsafeBufferPointer { UTF8Validation.isValidScalarByScalar($0) }
-    guard fast == expected && plain == expected else {
+    let kernels = atLevels(bytes)
+    let vector16 = bytes.withUnsafeBufferPointer { UTF8Validation.isValidVector16($0) }
+    guard
+      fast == expected && plain == expected && vector16 == expected
+        && kernels.allSatisfy({ $0 == expected })
+    else {
       Issue.record(
-        "\(comment()) \(hex(bytes)): isValid \(fast), scalar by scalar \(plain), expected \(expected)",
+        "\(comment()) \(hex(bytes)): isValid \(fast), scalar by scalar \(plain), 16-byte vectors \(vector16), levels \(levels): \(kernels), expected \(expected)",
         sourceLocation: sourceLocation)
       return false
     }
@@ -133,6 +152,57 @@ struct UTF8ValidationTests {
         }
       }
     }
+  }
+
+  /// Every sequence class of one to four bytes — each lead class (ASCII,
+  /// stray continuation, C0/C1, two-, three- and four-byte leads at their
+  /// range edges, E0/ED/F0/F4 with their narrower second byte, F5–FF),
+  /// then second, third and fourth bytes at the continuation range's edges
+  /// and outside it — at every offset 0..<70 (across the 64-byte block
+  /// edge), after ASCII and after two-byte scalars, followed by ASCII or
+  /// ending the buffer (cut short), at every kernel level, against the
+  /// scalar model.
+  @Test func everySequenceClassAtEveryOffset() {
+    let leads: [UInt8] = [
+      0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0,
+      0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xF8, 0xFF,
+    ]
+    let seconds: [UInt8] = [0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0]
+    let laters: [UInt8] = [0x41, 0x80, 0xBF, 0xC0]
+    var sequences: [[UInt8]] = leads.map { [$0] }
+    for lead in leads where lead >= 0xC0 {
+      for b1 in seconds {
+        sequences.append([lead, b1])
+        guard lead >= 0xE0 else { continue }
+        for b2 in laters {
+          sequences.append([lead, b1, b2])
+          guard lead >= 0xF0 else { continue }
+          for b3 in laters { sequences.append([lead, b1, b2, b3]) }
+        }
+      }
+    }
+    let e = Array("é".utf8)
+    var valid = 0
+    var failures = 0
+    for offset in 0..<70 {
+      let ascii = [UInt8](repeating: 0x61, count: offset)
+      let accented =
+        Array(Array(repeating: e, count: offset / 2).joined()) + ascii.prefix(offset % 2)
+      for prefix in [ascii, accented] {
+        for sequence in sequences {
+          for bytes in [prefix + sequence + [0x61, 0x62, 0x63], prefix + sequence] {
+            let expected = bytes.withUnsafeBufferPointer {
+              UTF8Validation.isValidScalarByScalar($0)
+            }
+            if expected { valid += 1 }
+            if !Self.check(bytes, expected, "offset \(offset)") { failures += 1 }
+            if failures > 20 { return }
+          }
+        }
+      }
+    }
+    // Both answers occur: the classes are not all invalid.
+    #expect(valid > 10_000, "\(valid) valid")
   }
 
   /// Random byte soups (weighted to the bytes that matter) and well-formed

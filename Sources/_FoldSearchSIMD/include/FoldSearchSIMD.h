@@ -25,6 +25,7 @@
 #define FOLDSEARCH_SIMD_H
 #include <stdint.h>
 #include "FoldSearchTeddy.h"
+#include "FoldSearchUTF8.h"
 
 #ifdef __cplusplus
 extern "C" {
