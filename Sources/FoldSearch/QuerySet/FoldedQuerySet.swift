@@ -24,10 +24,13 @@ import _FoldSearchBytes
 /// ```
 ///
 /// ## How it searches
-/// The folded queries are compiled into an Aho–Corasick automaton over
-/// their bytes (`PatternSetSearcher`: byte classes, a dense DFA for small
-/// and medium sets, sparse deep states for large ones, a rare-byte vector
-/// prefilter for small sets). The automaton finds the leftmost start where
+/// The folded queries are compiled once (`PatternSetSearcher`), with a
+/// strategy chosen for the set: up to four long queries each search with
+/// their own vector scan (the nearest next occurrence wins); up to 32 go
+/// through a Teddy prefilter (SIMD nibble masks over their first bytes,
+/// candidates verified); larger sets, and sets with a rare byte, step a
+/// leftmost-longest Aho–Corasick automaton (byte classes, dense rows for
+/// shallow states, sparse deep ones). Each finds the leftmost start where
 /// any query occurs in the folded bytes; every query occurring there is
 /// then checked as one query's candidate is (whole source scalars, the
 /// options' filters, the map back to original offsets), and the longest
