@@ -396,21 +396,14 @@ package struct OneShotSearch {
     // With ``firstMatchPerLine``: candidates before this are skipped (the
     // start of the line after the last match).
     var skipTo = start
-    // A partner before the anchor: the kernel's vector loop starts
-    // `-distance` bytes into the text, and a call from before that scans
-    // with its portable loop all the way. The positions before it are
-    // scanned alone (the kernel sees 64 bytes past them, as above).
-    let head = anchor.distance < 0 ? min(end, Int(-anchor.distance)) : start
     withUnsafePointer(to: anchor) { anchor in
       scanning: while from < end {
-        let alone = from < head
         var next: Int64 = 0
         let count = fssimd_oneshot_collect(
-          level, input.baseAddress, Int64(alone ? min(n, head + 64) : n), Int64(from), anchor,
-          positions, Int64(capacity), &next)
+          level, input.baseAddress, Int64(n), Int64(from), anchor, positions, Int64(capacity),
+          &next)
         for k in 0..<Int(count) {
           let p = Int(positions[k])
-          if alone && p >= head { break }
           if p >= end { break scanning }
           if p < skipTo { continue }
           scan.statistics.reported += 1
@@ -429,7 +422,7 @@ package struct OneShotSearch {
               ?? input.count
           }
         }
-        from = max(alone ? head : Int(next), skipTo)
+        from = max(Int(next), skipTo)
       }
     }
     statistics.add(scan.statistics)
@@ -522,20 +515,16 @@ package struct OneShotSearch {
     }
     let level = fssimd_best_level()
     var positions = [Int64](repeating: 0, count: 64)
-    let head = anchor.distance < 0 ? min(input.count, Int(-anchor.distance)) : 0
     return withUnsafePointer(to: anchor) { anchor in
       positions.withUnsafeMutableBufferPointer { out in
         var from = 0
         while from < input.count {
-          // (As in scan(from:to:lastEnd:mayFoldRest:statistics:): the
-          // positions before `head` alone.)
-          let alone = from < head
           var next: Int64 = 0
           let count = fssimd_oneshot_collect(
-            level, input.baseAddress, Int64(alone ? min(input.count, head + 64) : input.count),
-            Int64(from), anchor, out.baseAddress, Int64(out.count), &next)
-          for k in 0..<Int(count) where !alone || out[k] < head { return true }
-          from = alone ? head : Int(next)
+            level, input.baseAddress, Int64(input.count), Int64(from), anchor, out.baseAddress,
+            Int64(out.count), &next)
+          if count > 0 { return true }
+          from = Int(next)
         }
         return false
       }
