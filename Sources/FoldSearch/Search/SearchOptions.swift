@@ -31,7 +31,7 @@
 ///   the length of the clusters at the candidate's ends).
 public struct SearchOptions: OptionSet, Hashable, Sendable {
   /// The options' bits: ``wholeWords``, ``wordStart`` and ``graphemeAligned``
-  /// (what a profile implies travels apart, in its table's ``MatchRules``).
+  /// (what a profile implies is kept with the profile, not in these bits).
   public let rawValue: Int
 
   /// Creates options from their raw bits.
