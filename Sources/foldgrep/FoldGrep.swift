@@ -140,13 +140,12 @@ enum FoldGrep {
       options: options, jobs: jobs, matcher: matcher, palette: palette, heading: heading,
       ordered: OrderedOutput(keepGoing: options.inPlace), hooks: TestHooks(environment: environment)
     )
-    let settings = options
     let ordered = runner.ordered
 
     // (-q prints nothing, not even the summary.)
     let results = runInParallel(
-      count: jobs.count, threads: settings.threads ?? processorCount(), runner.run)
-    if settings.json && !settings.quiet {
+      count: jobs.count, threads: options.threads ?? processorCount(), runner.run)
+    if options.json && !options.quiet {
       let totals = RunTotals(results)
       let total = totals.stats
       let summary =
@@ -161,7 +160,7 @@ enum FoldGrep {
       sink.write(summary)
       sink.finish()
     }
-    if settings.stats && !settings.json && !settings.quiet {
+    if options.stats && !options.json && !options.quiet {
       // ripgrep's --stats, after the output.
       let totals = RunTotals(results)
       let total = totals.stats
@@ -191,6 +190,6 @@ enum FoldGrep {
     let matched = results.contains { $0.matched }
     // (-q: a match wins over errors, as in grep; not with --in-place, where
     // an error means a file was not rewritten.)
-    exit(settings.quiet && matched && !settings.inPlace ? 0 : failed ? 2 : matched ? 0 : 1)
+    exit(options.quiet && matched && !options.inPlace ? 0 : failed ? 2 : matched ? 0 : 1)
   }
 }
