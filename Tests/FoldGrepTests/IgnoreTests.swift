@@ -125,6 +125,19 @@ struct IgnoreTests {
     #expect(!configured.contains("plain") && configured.contains("a.g"))
   }
 
+  /// A class never matches `/`, negated or not, in every kind of ignore
+  /// file, as in git (ripgrep 13's `[!a]` matches `/`: it ignores `c/x` for
+  /// `c[!a]x` and `c/[a]` for `*[!a]\[a]`).
+  @Test(arguments: [".gitignore", ".ignore", ".rgignore"])
+  func aNegatedClassNeverMatchesASlash(_ kind: String) throws {
+    let scratch = try Scratch()
+    let environment = Self.isolated(scratch)
+    try Self.git(["init", "-q"], in: scratch.url, environment: environment)
+    _ = try scratch.file(kind, Array("c[!a]x\n*[!a]\\[a]\nc[!a]y\n".utf8))
+    for name in ["c/x", "c/[a]", "cby", "c/y"] { _ = try scratch.file(name, Array("x\n".utf8)) }
+    #expect(try files([], scratch) == ["c/[a]", "c/x", "c/y"])
+  }
+
   /// --no-require-git, --ignore-file, --max-depth, --follow: expected
   /// lists as `rg --files` (ripgrep 13) prints them for the same tree.
   @Test(arguments: [
@@ -298,7 +311,7 @@ struct IgnoreTests {
       for directory in directories {
         for kind in [".gitignore", ".ignore", ".rgignore"]
         where Int.random(in: 0..<3, using: &rng) == 0 {
-          let text = Self.ignoreText(&rng, posixClasses: false)
+          let text = Self.ignoreText(&rng, posixClasses: false, negatedClasses: false)
           ignoreFiles[directory + kind] = text
           try Data(text.utf8).write(to: URL(fileURLWithPath: root.path + "/" + directory + kind))
         }
@@ -331,13 +344,18 @@ struct IgnoreTests {
   /// `**`, anchors, `!`, trailing `/`, escapes, comments, blank lines and
   /// trailing spaces.
   /// `posixClasses: false` leaves out `[[:alpha:]]`, which ripgrep 13's
-  /// globs read as a plain class (git reads a POSIX class).
-  static func ignoreText(_ rng: inout SplitMix64, posixClasses: Bool = true) -> String {
+  /// globs read as a plain class (git reads a POSIX class);
+  /// `negatedClasses: false` leaves out `[!a]`, which matches `/` in
+  /// ripgrep 13's globs (git's never does).
+  static func ignoreText(
+    _ rng: inout SplitMix64, posixClasses: Bool = true, negatedClasses: Bool = true
+  ) -> String {
     var pieces = [
       "a", "b", "c", "ab", "log", "txt", "dir", ".", "*", "?", "[ab]", "[!a]", "[a-c]", "\\[a]",
       "\\*", "a\\ b", "[[:alpha:]]", "x-1", "-", "h",
     ]
     if !posixClasses { pieces.removeAll { $0 == "[[:alpha:]]" } }
+    if !negatedClasses { pieces.removeAll { $0 == "[!a]" } }
     var lines: [String] = []
     for _ in 0..<Int.random(in: 1...6, using: &rng) {
       switch Int.random(in: 0..<20, using: &rng) {
