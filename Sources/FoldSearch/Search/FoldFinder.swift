@@ -9,7 +9,7 @@
 /// - **Raw UTF-8 bytes** (a file's chunk, a line), without folding them:
 ///   ``byteRanges(in:firstMatchPerLine:parallelism:)`` scans the bytes for
 ///   the places a match can be and folds only the few scalars there (the
-///   one-shot search of ``Swift/StringProtocol/foldedByteRanges(of:parallelism:)``),
+///   one-shot search of `foldedByteRanges(of:)` on strings),
 ///   and ``mayMatch(in:)`` says whether a buffer can hold a match at all.
 /// - **A ``FoldedText``**, folded once for many queries:
 ///   ``byteRanges(in:options:)`` and ``firstByteRange(in:startingAtOrAfter:)``.
@@ -20,8 +20,8 @@
 /// ```swift
 /// let finder = try FoldFinder("creme brulee")
 /// let line = Array("Crème brûlée, CRÈME BRULEE".utf8)
-/// line.withUnsafeBufferPointer { finder.byteRanges(in: $0) }  // [0..<14, 16..<28]
-/// finder.byteRanges(in: FoldedText("la crème brûlée"))       // [3..<17]
+/// line.withUnsafeBufferPointer { finder.byteRanges(in: $0) }  // [0..<15, 17..<30]
+/// finder.byteRanges(in: FoldedText("la crème brûlée"))       // [3..<18]
 /// ```
 ///
 /// The raw-byte scan needs a profile that folds scalar by scalar and a query
@@ -77,7 +77,7 @@ public struct FoldFinder: Sendable {
   /// same one (``byteRanges(in:options:)`` returns no matches otherwise).
   public let profile: FoldProfile
   /// The query, trimmed and folded.
-  let prepared: FoldedQuery
+  package let prepared: FoldedQuery
   /// The raw-byte scan, when the profile and query allow one.
   var oneShot: OneShotSearch?
 
@@ -224,8 +224,7 @@ public struct FoldFinder: Sendable {
   /// let ranges = finders.map { $0.byteRanges(inValidUTF8: chunk, report: &report) }
   /// ```
   ///
-  /// - Precondition: `bytes` is well-formed UTF-8 (``UTF8Validation/isValid(_:)-4x5yq``
-  ///   says so): the scan decodes the scalars around candidates without
+  /// - Precondition: `bytes` is well-formed UTF-8 (``UTF8Validation`` says so): the scan decodes the scalars around candidates without
   ///   bounds checks.
   /// - Complexity: O(n + m) for n bytes and a query of m.
   public func byteRanges(
@@ -259,8 +258,8 @@ public struct FoldFinder: Sendable {
   /// ```swift
   /// let finder = try FoldFinder("cafe")
   /// let text = FoldedText("Café, CAFETERIA, cafe")
-  /// finder.byteRanges(in: text)                           // [0..<5, 7..<11, 17..<21]
-  /// finder.byteRanges(in: text, options: .wholeWords)     // [0..<5, 17..<21]
+  /// finder.byteRanges(in: text)                           // [0..<5, 7..<11, 18..<22]
+  /// finder.byteRanges(in: text, options: .wholeWords)     // [0..<5, 18..<22]
   /// ```
   ///
   /// A text folded with another profile than the finder's has no matches.
