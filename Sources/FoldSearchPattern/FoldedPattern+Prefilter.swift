@@ -119,34 +119,35 @@ extension FoldedPattern {
   ///
   /// - Complexity: O(the candidate set), about 7,000 table lookups, once
   ///   per process.
-  package static let foldParts: (interiors: Set<Unicode.Scalar>, nonInitials: Set<Unicode.Scalar>) = {
-    let table = FoldTable.shared
-    var interiors = Set<Unicode.Scalar>()
-    var nonInitials = Set<Unicode.Scalar>()
-    let syllables: ClosedRange<UInt32> = 0xAC00...0xD7A3
-    var scalars: [Unicode.Scalar] = []
-    for range in UnicodeData.foldCandidateRanges {
-      for value in range {
-        if table.hangulIsArithmetic && syllables.contains(value) { continue }
-        let entry = table.entry(value)
-        guard entry.isAtomic, !entry.isIgnorable, !entry.isContextual else { continue }
-        scalars.removeAll(keepingCapacity: true)
-        scalars.append(
-          contentsOf: String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars)
-        guard scalars.count > 1 else { continue }
-        interiors.formUnion(scalars.dropLast())
-        nonInitials.formUnion(scalars.dropFirst())
+  package static let foldParts: (interiors: Set<Unicode.Scalar>, nonInitials: Set<Unicode.Scalar>) =
+    {
+      let table = FoldTable.shared
+      var interiors = Set<Unicode.Scalar>()
+      var nonInitials = Set<Unicode.Scalar>()
+      let syllables: ClosedRange<UInt32> = 0xAC00...0xD7A3
+      var scalars: [Unicode.Scalar] = []
+      for range in UnicodeData.foldCandidateRanges {
+        for value in range {
+          if table.hangulIsArithmetic && syllables.contains(value) { continue }
+          let entry = table.entry(value)
+          guard entry.isAtomic, !entry.isIgnorable, !entry.isContextual else { continue }
+          scalars.removeAll(keepingCapacity: true)
+          scalars.append(
+            contentsOf: String(decoding: table.bytes(of: entry), as: UTF8.self).unicodeScalars)
+          guard scalars.count > 1 else { continue }
+          interiors.formUnion(scalars.dropLast())
+          nonInitials.formUnion(scalars.dropFirst())
+        }
       }
-    }
-    if table.hangulIsArithmetic {
-      let leading = (UInt32(0x1100)...0x1112).map { Unicode.Scalar($0)! }
-      let vowels = (UInt32(0x1161)...0x1175).map { Unicode.Scalar($0)! }
-      let trailing = (UInt32(0x11A8)...0x11C2).map { Unicode.Scalar($0)! }
-      interiors.formUnion(leading + vowels)
-      nonInitials.formUnion(vowels + trailing)
-    }
-    return (interiors, nonInitials)
-  }()
+      if table.hangulIsArithmetic {
+        let leading = (UInt32(0x1100)...0x1112).map { Unicode.Scalar($0)! }
+        let vowels = (UInt32(0x1161)...0x1175).map { Unicode.Scalar($0)! }
+        let trailing = (UInt32(0x11A8)...0x11C2).map { Unicode.Scalar($0)! }
+        interiors.formUnion(leading + vowels)
+        nonInitials.formUnion(vowels + trailing)
+      }
+      return (interiors, nonInitials)
+    }()
 
   /// ``foldParts`` by definition: every scalar of ICU's candidate set
   /// folded alone, its fold's scalars collected when there are several.

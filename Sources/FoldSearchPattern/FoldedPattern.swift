@@ -120,18 +120,30 @@ public struct FoldedPattern: Sendable {
     isLineLocal = inner.isLineLocal
     leadingLiteral = inner.leadingLiteral
     requiredRuns = inner.topLevelRuns
-    var errorCode: Int32 = 0
-    var errorOffset = 0
-    let compiled = folder.output.withUnsafeBufferPointer {
-      fspcre_compile(
-        $0.baseAddress, $0.count, options.contains(.multiline), &errorCode, &errorOffset)
+    func compile(_ folder: PatternFolder) throws(Error) -> OpaquePointer {
+      var errorCode: Int32 = 0
+      var errorOffset = 0
+      let compiled = folder.output.withUnsafeBufferPointer {
+        fspcre_compile(
+          $0.baseAddress, $0.count, options.contains(.multiline), &errorCode, &errorOffset)
+      }
+      guard let compiled else {
+        throw Error(
+          kind: .syntax(code: Int(errorCode)), message: Self.message(errorCode),
+          offset: folder.userOffset(ofOutput: errorOffset))
+      }
+      return compiled
     }
-    guard let compiled else {
+    let compiled: OpaquePointer
+    do {
+      compiled = try compile(folder)
+    } catch let wrapped {
+      // The pattern's own error, where it is in the pattern as given (the
+      // wrapper may move it, or be what fails).
+      if !prefix.isEmpty { fspcre_code_free(try compile(inner)) }
       throw Error(
-        kind: .syntax(code: Int(errorCode)), message: Self.message(errorCode),
-        offset: min(
-          max(folder.userOffset(ofOutput: errorOffset) - prefix.utf8.count, 0),
-          pattern.utf8.count))
+        kind: wrapped.kind, message: wrapped.message,
+        offset: wrapped.offset.map { min(max($0 - prefix.utf8.count, 0), pattern.utf8.count) })
     }
     code = Code(compiled)
     captureCount = Int(fspcre_capture_count(compiled))

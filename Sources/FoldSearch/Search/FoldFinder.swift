@@ -281,7 +281,7 @@ public struct FoldFinder: Sendable {
   /// ```swift
   /// let text = FoldedText("xa a a")
   /// let finder = try FoldFinder("a a")
-  /// finder.firstByteRange(in: text, startingAtOrAfter: 2)  // 2..<5
+  /// finder.firstByteRange(in: text, startingAtOrAfter: 2)  // 3..<6
   /// ```
   ///
   /// An offset inside a scalar starts the search after that scalar.
