@@ -154,7 +154,8 @@ public struct FoldFinder: Sendable {
 
   /// Whether `bytes`, UTF-8 that may be ill-formed, can hold a match: false
   /// means none is there; true means the scan found a candidate (or this
-  /// finder does not scan raw bytes), so search them to know.
+  /// finder does not scan raw bytes and `bytes` is not empty), so search
+  /// them to know.
   ///
   /// It runs the raw-byte scan up to its first candidate, at close to
   /// memory speed, without validating the bytes: the cheapest test that a
@@ -168,7 +169,8 @@ public struct FoldFinder: Sendable {
   ///
   /// - Complexity: O(n) for n bytes, up to the first candidate.
   public func mayMatch(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard var search = oneShot, bytes.count > 0 else { return oneShot == nil }
+    guard bytes.count > 0 else { return false }
+    guard var search = oneShot else { return true }
     return search.hasCandidate(in: bytes) ?? true
   }
 
@@ -200,9 +202,9 @@ public struct FoldFinder: Sendable {
     in bytes: UnsafeBufferPointer<UInt8>, firstMatchPerLine: Bool = false,
     parallelism: Parallelism = .automatic
   ) -> [Range<Int>] {
-    guard oneShot != nil, bytes.count > 0 else { return wholeFoldRanges(bytes, parallelism) }
+    guard let scan = oneShot, bytes.count > 0 else { return wholeFoldRanges(bytes, parallelism) }
     var search = self
-    search.adapt(to: bytes)
+    if scan.adaptsToText { search.adapt(to: bytes) }
     guard search.mayMatch(in: bytes) else { return [] }
     guard UTF8Validation.isValid(bytes) else { return wholeFoldRanges(bytes, parallelism) }
     var report = SearchReport()
