@@ -8,7 +8,7 @@ import FoldSearch
 /// quantifiers, ``FoldedPattern/requiredRuns``; the leading run when only
 /// that is known). A line holding a match holds the fold of that run at some
 /// folded offsets `p..<q` inside the match. A fixed-string search (a
-/// ``FoldFinder``) reports only occurrences that start and end on whole
+/// `FoldFinder`) reports only occurrences that start and end on whole
 /// characters (never "s" inside "ß"): so `p` must be a character's fold's
 /// start, which holds when the run's first character is no character's
 /// fold's non-initial part (the s of ß → ss may be one, the i of ﬁ → fi
@@ -29,9 +29,9 @@ extension FoldedPattern {
   /// Literals such that a line holding a match of the pattern holds a
   /// case- and accent-insensitive occurrence of one of them (one per
   /// top-level alternative), for a prefilter that finds candidate lines with
-  /// a ``FoldFinder`` over raw bytes before anything is folded; nil when
+  /// a `FoldFinder` over raw bytes before anything is folded; nil when
   /// some alternative has no such literal of three characters or more
-  /// (no gain), or the profile is not ``FoldProfile/foundation``.
+  /// (no gain), or the profile is not `FoldProfile.foundation`.
   ///
   /// ```swift
   /// try FoldedPattern(#"\bstra(ss|ß)e\b"#).prefilterLiterals   // ["str"]
