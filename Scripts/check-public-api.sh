@@ -17,7 +17,9 @@ configuration=debug
 if [ "${1:-}" = "-c" ] && [ -n "${2:-}" ]; then configuration=$2; fi
 target=foldgrep
 
-swift build -c "$configuration" --product "$target" >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift build -c "$configuration" --product "$target" >"$log" 2>&1 || { cat "$log" >&2; exit 2; }
 bin=$(swift build -c "$configuration" --show-bin-path)
 manifest="$(dirname "$(dirname "$bin")")/$configuration.yaml"
 [ -f "$manifest" ] || { echo "check-public-api: no build manifest at $manifest" >&2; exit 2; }

@@ -75,10 +75,13 @@ struct PatternMatcher: Sendable {
       let lines = bytes.withUnsafeBufferPointer({ buffer -> [Range<Int>]? in
         guard UTF8Validation.isValid(buffer) else { return nil }
         // SAFETY: validated just above.
+        var report = FoldFinder.SearchReport()
         let hits =
           prefilter.count == 1
-          ? prefilter[0].byteRanges(in: buffer)
-          : prefilter.flatMap { $0.byteRanges(in: buffer) }.sorted { $0.lowerBound < $1.lowerBound }
+          ? prefilter[0].byteRanges(inValidUTF8: buffer, report: &report)
+          : prefilter.flatMap { $0.byteRanges(inValidUTF8: buffer, report: &report) }.sorted {
+            $0.lowerBound < $1.lowerBound
+          }
         return Self.candidateLines(hits, buffer)
       })
     {
