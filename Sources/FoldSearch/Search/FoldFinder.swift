@@ -226,7 +226,8 @@ public struct FoldFinder: Sendable {
   /// let ranges = finders.map { $0.byteRanges(inValidUTF8: chunk, report: &report) }
   /// ```
   ///
-  /// - Precondition: `bytes` is well-formed UTF-8 (``UTF8Validation`` says so): the scan decodes the scalars around candidates without
+  /// - Precondition: `bytes` is well-formed UTF-8 (``UTF8Validation`` says so;
+  ///   debug builds check it): the scan decodes the scalars around candidates without
   ///   bounds checks.
   /// - Complexity: O(n + m) for n bytes and a query of m.
   public func byteRanges(
@@ -235,6 +236,7 @@ public struct FoldFinder: Sendable {
   ) -> [Range<Int>] {
     report = SearchReport()
     guard var search = oneShot else { return wholeFoldRanges(bytes, parallelism) }
+    assert(UTF8Validation.isValid(bytes), "byteRanges(inValidUTF8:) of ill-formed UTF-8")
     search.firstMatchPerLine = firstMatchPerLine
     var statistics = OneShotSearch.Statistics()
     let ranges = search.byteRanges(in: bytes, parallelism: parallelism, statistics: &statistics)
