@@ -9,12 +9,9 @@ import FoldSearchPattern
 ///
 /// Each line is its own subject, as in grep: `^`, `$`, `\A`, `\z`,
 /// lookbehinds and lookaheads see the line's ends, and no match spans a
-/// line end. A pattern without lookarounds, `\A \z \Z \G` or verbs
-/// (``FoldedPattern/isLineLocal``) first searches the whole chunk's fold
-/// (with `^`/`$` at line ends): a line that holds a match of the line alone
-/// also holds one of the whole chunk at the same place or before it, so the
-/// lines before the chunk's next match have none, and only the lines where
-/// it finds something are searched alone.
+/// line end (``FoldedPattern/lineByteRanges(in:)``, which searches the
+/// whole chunk's fold first when the pattern allows, and then only the
+/// lines where that finds something).
 struct PatternMatcher: Sendable {
   let pattern: FoldedPattern
   let profile: FoldProfile
