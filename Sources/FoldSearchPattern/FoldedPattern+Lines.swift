@@ -18,6 +18,9 @@ import FoldSearch
 ///   selected); the empty matches of a line with others are dropped.
 /// - A line whose search fails (a PCRE2 limit) has no match; the first such
 ///   failure is reported with its line's start.
+///
+/// The per-line subject and the empty-match step are GNU grep's (`-o`); the
+/// global loop is PCRE2's own (pcre2demo.c), see ``matches(in:)``.
 extension FoldedPattern {
   /// The matches of each line of `text` searched as a subject of its own
   /// (grep's semantics), and the first line whose search failed.

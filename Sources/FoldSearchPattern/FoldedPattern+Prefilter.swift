@@ -25,6 +25,10 @@ import FoldSearch
 ///   line end).
 /// - Only the `foundation` profile (whose folds do not depend on the
 ///   characters around).
+///
+/// Required-literal prefilters for regular expressions are what ripgrep
+/// does with the regex crate's literal extraction (`regex-syntax`,
+/// `hir::literal`); the cut at fold boundaries is this library's own.
 extension FoldedPattern {
   /// Literals such that a line holding a match of the pattern holds a
   /// case- and accent-insensitive occurrence of one of them (one per
