@@ -85,8 +85,8 @@ let package = Package(
     ),
     .executableTarget(
       name: "foldgrep",
-      // (The shim for --encoding's ICU converters.)
-      dependencies: ["FoldSearch", "FoldSearchPattern", "_FoldSearchCShim"]
+      // Public API only (Scripts/check-public-api.sh checks it).
+      dependencies: ["FoldSearch", "FoldSearchPattern"]
     ),
     .executableTarget(
       name: "foldfuzz",

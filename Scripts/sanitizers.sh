@@ -61,8 +61,8 @@ asan_suites=(
   # matches; the record index's one buffer.
   FoldSearchAppTests.FindSessionTests
   FoldSearchAppTests.FoldIndexTests
-  # foldgrep's UTF-8 validation over raw chunks and its streaming buffers.
-  FoldGrepTests.UTF8ValidationTests
+  # The UTF-8 validation of raw chunks, and foldgrep's streaming buffers.
+  FoldSearchTests.UTF8ValidationTests
   FoldGrepTests.StreamingTests
 )
 # Not here (they run in `swift test`): the differential and reference suites (their

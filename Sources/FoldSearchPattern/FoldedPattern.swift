@@ -43,7 +43,7 @@ public struct FoldedPattern: Sendable {
   /// the subject or the whole text with `multiline` (no lookaround, no
   /// `\A \z \Z \G`, no verb): then a search of the whole text can find the
   /// lines that may match.
-  package var isLineLocal: Bool
+  package let isLineLocal: Bool
   /// The folded literal every match starts with; empty when the folder
   /// cannot tell one (see `PatternFolder.leadingLiteral`).
   package let leadingLiteral: [Unicode.Scalar]
@@ -59,6 +59,14 @@ public struct FoldedPattern: Sendable {
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// `^` and `$` also match at line starts and ends (PCRE2_MULTILINE).
     public static let multiline = Options(rawValue: 1)
+    /// Only matches that are whole words: no word character (`\w`) just
+    /// before or after (grep's `-w`: the pattern runs as
+    /// `(?<!\w)(?:PATTERN)(?!\w)`).
+    public static let wholeWords = Options(rawValue: 2)
+    /// Only matches that are whole lines, or the whole subject without
+    /// ``multiline`` (grep's `-x`: the pattern runs as `^(?:PATTERN)$`);
+    /// wins over ``wholeWords``.
+    public static let wholeLines = Options(rawValue: 4)
   }
 
   /// PCRE2's default match limit.
@@ -71,6 +79,13 @@ public struct FoldedPattern: Sendable {
   /// try street.matches(in: FoldedText("STRASSE, Straße")).count  // 2
   /// ```
   ///
+  /// With ``Options/wholeWords`` or ``Options/wholeLines`` the pattern is
+  /// wrapped as grep's `-w` and `-x` do; ``foldedPattern`` holds the wrapper.
+  ///
+  /// ```swift
+  /// try FoldedPattern("caf[eé]", options: .wholeWords).byteRanges(in: FoldedText("café cafes"))  // [0..<5]
+  /// ```
+  ///
   /// - Throws: ``Error`` with ``Error/Kind/unsupported`` for a construct
   ///   that cannot be folded faithfully, ``Error/Kind/syntax(code:)`` with PCRE2's
   ///   message for an invalid pattern; ``Error/offset`` is a UTF-8 offset in
@@ -81,7 +96,7 @@ public struct FoldedPattern: Sendable {
     matchLimit: Int = FoldedPattern.defaultMatchLimit
   ) throws(Error) {
     let table = profile.table
-    let folder = try PatternFolder(pattern) { scalars in
+    let fold = { (scalars: [Unicode.Scalar]) -> [Unicode.Scalar] in
       var run = String(String.UnicodeScalarView(scalars))
       run.makeContiguousUTF8()
       let folded = run.utf8.withContiguousStorageIfAvailable {
@@ -89,23 +104,46 @@ public struct FoldedPattern: Sendable {
       }!
       return Array(String(decoding: folded, as: UTF8.self).unicodeScalars)
     }
+    // What the pattern is analysed from: its own matches, which the
+    // wrappers only filter (a line end is neither a word character nor a
+    // line's inside, so the wrappers keep line-locality).
+    let inner = try PatternFolder(pattern, fold: fold)
+    let prefix =
+      options.contains(.wholeLines) ? "^(?:" : options.contains(.wholeWords) ? #"(?<!\w)(?:"# : ""
+    let suffix =
+      options.contains(.wholeLines) ? ")$" : options.contains(.wholeWords) ? #")(?!\w)"# : ""
+    let folder = prefix.isEmpty ? inner : try PatternFolder(prefix + pattern + suffix, fold: fold)
     self.pattern = pattern
     self.profile = profile
     self.matchLimit = matchLimit
     foldedPattern = String(decoding: folder.output, as: UTF8.self)
-    isLineLocal = folder.isLineLocal
-    leadingLiteral = folder.leadingLiteral
-    requiredRuns = folder.topLevelRuns
-    var errorCode: Int32 = 0
-    var errorOffset = 0
-    let compiled = folder.output.withUnsafeBufferPointer {
-      fspcre_compile(
-        $0.baseAddress, $0.count, options.contains(.multiline), &errorCode, &errorOffset)
+    isLineLocal = inner.isLineLocal
+    leadingLiteral = inner.leadingLiteral
+    requiredRuns = inner.topLevelRuns
+    func compile(_ folder: PatternFolder) throws(Error) -> OpaquePointer {
+      var errorCode: Int32 = 0
+      var errorOffset = 0
+      let compiled = folder.output.withUnsafeBufferPointer {
+        fspcre_compile(
+          $0.baseAddress, $0.count, options.contains(.multiline), &errorCode, &errorOffset)
+      }
+      guard let compiled else {
+        throw Error(
+          kind: .syntax(code: Int(errorCode)), message: Self.message(errorCode),
+          offset: folder.userOffset(ofOutput: errorOffset))
+      }
+      return compiled
     }
-    guard let compiled else {
+    let compiled: OpaquePointer
+    do {
+      compiled = try compile(folder)
+    } catch let wrapped {
+      // The pattern's own error, where it is in the pattern as given (the
+      // wrapper may move it, or be what fails).
+      if !prefix.isEmpty { fspcre_code_free(try compile(inner)) }
       throw Error(
-        kind: .syntax(code: Int(errorCode)), message: Self.message(errorCode),
-        offset: folder.userOffset(ofOutput: errorOffset))
+        kind: wrapped.kind, message: wrapped.message,
+        offset: wrapped.offset.map { min(max($0 - prefix.utf8.count, 0), pattern.utf8.count) })
     }
     code = Code(compiled)
     captureCount = Int(fspcre_capture_count(compiled))

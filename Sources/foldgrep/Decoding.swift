@@ -4,7 +4,7 @@
 // Offsets (-b, --json) stay those of the file's own bytes: the decoder keeps,
 // for each decoded byte in flight, its character's offset in the input.
 
-import _FoldSearchCShim
+import FoldSearch
 
 #if canImport(Glibc)
   import Glibc
@@ -102,7 +102,7 @@ struct InputStart {
 }
 
 /// Reads an input in another encoding as UTF-8, through an ICU converter
-/// (`fsicu_decoder_*`), and maps the decoded bytes back to the input's.
+/// (``UTF8Transcoder``), and maps the decoded bytes back to the input's.
 ///
 /// Decoded positions count the UTF-8 bytes produced from the start;
 /// ``original(_:)`` gives a decoded byte's character's offset in the input,
@@ -112,7 +112,7 @@ final class InputDecoder {
   /// The converter's name, for messages ("UTF-16LE").
   let name: String
   private let fd: Int32
-  private let handle: OpaquePointer
+  private let transcoder: UTF8Transcoder
   private var pendingInput: [UInt8]
   /// The input offset of the next byte read from `fd`.
   private var inputOffset: Int
@@ -124,15 +124,15 @@ final class InputDecoder {
   private var atEnd = false
 
   init?(fd: Int32, converter: String, first: [UInt8], offset: Int) {
-    guard let handle = fsicu_decoder_open(converter) else { return nil }
+    guard let transcoder = UTF8Transcoder(encoding: converter, inputOffset: offset) else {
+      return nil
+    }
     self.name = converter
     self.fd = fd
-    self.handle = handle
+    self.transcoder = transcoder
     pendingInput = first
     inputOffset = offset
   }
-
-  deinit { fsicu_decoder_close(handle) }
 
   /// Reads up to `count` decoded bytes into `buffer`, as `read(2)` does:
   /// the number read, 0 at the end, -1 with `errno` on a failed read
@@ -166,26 +166,18 @@ final class InputDecoder {
   }
 
   private func decode(_ input: [UInt8], flush: Bool) -> Bool {
-    let capacity = 3 * input.count + 64
-    var decoded = [UInt8](repeating: 0, count: capacity)
-    var offsets = [Int32](repeating: 0, count: capacity)
-    let count = input.withUnsafeBufferPointer { source in
-      decoded.withUnsafeMutableBufferPointer { out in
-        offsets.withUnsafeMutableBufferPointer { offsets in
-          fsicu_decoder_decode(
-            handle, source.baseAddress, Int32(source.count), flush, out.baseAddress,
-            Int32(capacity), offsets.baseAddress)
-        }
-      }
-    }
-    guard count >= 0 else { return false }
     output.removeSubrange(..<outputStart)
     outputStart = 0
-    output.append(contentsOf: decoded[..<Int(count)])
-    let base = inputOffset
-    map.append(contentsOf: offsets[..<Int(count)].lazy.map { base + Int($0) })
+    let decoded = input.withUnsafeBufferPointer { source in
+      do {
+        try transcoder.transcode(source, isLast: flush, into: &output, offsets: &map)
+        return true
+      } catch {
+        return false
+      }
+    }
     inputOffset += input.count
-    return true
+    return decoded
   }
 
   /// The input offset of the character the decoded byte at `position`

@@ -32,14 +32,15 @@ enum FileName {
     var scalars = String.UnicodeScalarView()
     var i = 0
     while i < bytes.count {
-      let width = bytes.withUnsafeBufferPointer {
-        UTF8Validation.scalarWidth($0.baseAddress!, i, $0.count)
-      }
-      guard let length = width else {
+      // The width of the well-formed scalar starting at i, if any.
+      var parser = Unicode.UTF8.ForwardParser()
+      var rest = bytes[i..<min(bytes.count, i + 4)].makeIterator()
+      guard case .valid(let encoded) = parser.parseScalar(from: &rest) else {
         scalars.append(Unicode.Scalar(escapeBase + UInt32(bytes[i]))!)
         i += 1
         continue
       }
+      let length = encoded.count
       let scalar = String(decoding: bytes[i..<i + length], as: UTF8.self).unicodeScalars.first!
       if scalar.value >= escapeBase + 0x80 {
         for b in bytes[i..<i + length] { scalars.append(Unicode.Scalar(escapeBase + UInt32(b))!) }

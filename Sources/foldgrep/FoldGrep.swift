@@ -73,7 +73,7 @@ enum FoldGrep {
       } catch {
         fail("invalid pattern: \(error)")
       }
-      if !options.profile.table.entry(0x0A).isIdentity {
+      if !options.profile.foldsToItself("\n") {
         fail("-E cannot be combined with a profile that folds line ends (\(options.profile))")
       }
     }

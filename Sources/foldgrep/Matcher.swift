@@ -6,7 +6,7 @@ import FoldSearch
 
 /// The prepared queries and how matches are selected.
 struct Matcher: Sendable {
-  let queries: [FoldedQuery]
+  let queries: [FoldFinder]
   let wholeWords: Bool
   /// `-x`: only matches that span their whole line (without its '\n').
   var wholeLines = false
@@ -23,11 +23,11 @@ struct Matcher: Sendable {
   let oneShotPlansAll: Bool
   /// Each query's one-shot search, prepared once (empty unless
   /// ``oneShotPlansAll``).
-  private let oneShots: [OneShotSearch]
+  private let oneShots: [FoldFinder]
   /// Whether only the lines that match matter, not every match in them
   /// (`-c`, `-l`, `-L`, `-q` without printing): the one-shot search of a
   /// single query then skips the rest of a line after its first match
-  /// (``OneShotSearch/firstMatchPerLine``). The ranges returned still hold
+  /// (`firstMatchPerLine` of ``FoldFinder``). The ranges returned still hold
   /// every line's first match; later ones in a line may be missing.
   var linesOnly = false
   /// Whether the profile folds the line end (U+000A) to something other
@@ -38,7 +38,7 @@ struct Matcher: Sendable {
   private let lineEndsFold: Bool
   /// Chunks shorter than this fold whole (the one-shot search's own
   /// threshold: a scan buys nothing there). Tests lower it.
-  var oneShotMinimumLength = OneShotSearch.minimumLength
+  var oneShotMinimumLength = FoldFinder.rawScanMinimumLength
   /// The queries compiled into one set (``FoldedQuerySet``), searched in
   /// one pass over one fold of the chunk, when there are at least
   /// ``querySetMinimum`` of them, no `-w` (whose retries inside a rejected
@@ -101,10 +101,10 @@ struct Matcher: Sendable {
   /// soft hyphens under `collation`, the empty pieces of a query with
   /// newlines). No queries at all (a -f FILE of blank lines) match nothing.
   init?(queries texts: [String], wholeWords: Bool, profile: FoldProfile = .foundation) {
-    var queries: [FoldedQuery] = []
+    var queries: [FoldFinder] = []
     var kept: [String] = []
     for text in texts {
-      guard let query = FoldedQuery(text, table: profile.table) else { continue }
+      guard let query = try? FoldFinder(text, profile: profile) else { continue }
       queries.append(query)
       kept.append(text)
     }
@@ -115,12 +115,10 @@ struct Matcher: Sendable {
     self.wholeWords = wholeWords
     self.profile = profile
     retryInside = texts.contains { $0.unicodeScalars.contains { !Word.isWordScalar($0) } }
-    lineEndsFold = !profile.table.entry(0x0A).isIdentity
+    lineEndsFold = !profile.foldsToItself("\n")
     // Planning does not depend on the text: the library says once.
-    let table = profile.table
-    let oneShots = queries.compactMap { OneShotSearch($0, table: table) }
-    oneShotPlansAll = oneShots.count == queries.count
-    self.oneShots = oneShotPlansAll ? oneShots : []
+    oneShotPlansAll = queries.allSatisfy(\.scansRawBytes)
+    self.oneShots = oneShotPlansAll ? queries : []
     setEligible = !wholeWords && !lineEndsFold
     querySet = Self.makeQuerySet(
       kept, minimum: 8, eligible: setEligible, profile: profile)
@@ -145,22 +143,23 @@ struct Matcher: Sendable {
   /// Where a piece of a long line ends, at the last scalar boundary of
   /// `chunk` (the end of a well-formed scalar), and where the next piece
   /// starts: the tail before that end that every match not inside the
-  /// piece starts in, for the longest query (``OneShotSearch/tailStart(before:in:)``).
+  /// piece starts in, for every query (``FoldFinder/tailStart(before:in:)``).
   /// nil when that tail is more than half the piece (a line of marks): the
   /// chunk then grows to hold the line.
   func longLinePiece(_ chunk: UnsafeBufferPointer<UInt8>) -> (end: Int, next: Int)? {
-    guard let longest = oneShots.max(by: { $0.needleLength < $1.needleLength }),
-      chunk.count > 0
-    else { return nil }
+    guard !oneShots.isEmpty, chunk.count > 0 else { return nil }
     var end = chunk.count
     var lead = end - 1
     while lead > 0 && end - lead < 4 && chunk[lead] & 0xC0 == 0x80 { lead -= 1 }
     let b = chunk[lead]
     let width = b < 0xC0 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
     if lead + width > end { end = lead }
-    guard let next = longest.tailStart(before: end, in: chunk), next > end / 2 else {
-      return nil
+    var next = end
+    for query in oneShots {
+      guard let start = query.tailStart(before: end, in: chunk) else { return nil }
+      next = min(next, start)
     }
+    guard next > end / 2 else { return nil }
     return (end, next)
   }
 
@@ -175,7 +174,7 @@ struct Matcher: Sendable {
   /// ``ranges(in:)`` for the next chunk of a file, telling how the chunk was
   /// searched.
   ///
-  /// The one-shot search (``OneShotSearch``) gives exactly the whole fold's
+  /// The one-shot search (``FoldFinder/byteRanges(inValidUTF8:firstMatchPerLine:parallelism:report:)``) gives exactly the whole fold's
   /// ranges (`FoldedText(utf8:).byteRanges(of:)`), so the path changes only
   /// the speed: it scans the raw bytes with vector instructions and folds only
   /// around candidates, where the whole fold costs several times more per
@@ -215,26 +214,27 @@ struct Matcher: Sendable {
           var prepared = oneShots
           var candidates = false
           for k in prepared.indices where !candidates {
-            candidates = prepared[k].hasCandidate(in: buffer) ?? true
+            prepared[k].adapt(to: buffer)
+            candidates = prepared[k].mayMatch(in: buffer)
           }
           if !candidates {
             perQuery = Array(repeating: [], count: queries.count)
             return
           }
           guard UTF8Validation.isValid(buffer) else { return }
-          for var search in prepared {
-            search.firstMatchPerLine = firstPerLine
-            var statistics = OneShotSearch.Statistics()
+          for search in prepared {
+            var report = FoldFinder.SearchReport()
             // SAFETY: the chunk was validated just above.
             // (On this thread: foldgrep runs a thread per file; a chunk
             // is smaller than the search's threshold unless it is a piece
             // of a long line, where a thread hand-off per piece costs more
             // than it saves on a busy machine.)
             perQuery.append(
-              search.byteRanges(in: buffer, parallelism: .sequential, statistics: &statistics))
-            pacing.onePerLine =
-              firstPerLine && statistics.wholeFoldFrom == nil && statistics.pieces == 0
-            if statistics.wholeFoldFrom != nil {
+              search.byteRanges(
+                inValidUTF8: buffer, firstMatchPerLine: firstPerLine, parallelism: .sequential,
+                report: &report))
+            pacing.onePerLine = report.isOneMatchPerLine
+            if report.foldedWholeFrom != nil {
               pacing.wholeFoldChunks = Pacing.denseBackoff
               break
             }
@@ -249,13 +249,13 @@ struct Matcher: Sendable {
     }
     if perQuery.count < queries.count {
       let folded = FoldedText(utf8: bytes, profile: profile)
-      for query in queries[perQuery.count...] { perQuery.append(folded.byteRanges(of: query)) }
+      for query in queries[perQuery.count...] { perQuery.append(query.byteRanges(in: folded)) }
     }
     if lineEndsFold {
       // Each query's own matches, before -w and the merge: either may drop
       // a match across a line end that hid one in the next line.
       perQuery = zip(queries, perQuery).map { query, ranges in
-        withinLines(ranges, bytes) { FoldedText(utf8: $0, profile: profile).byteRanges(of: query) }
+        withinLines(ranges, bytes) { query.byteRanges(in: FoldedText(utf8: $0, profile: profile)) }
       }
     }
     if wholeWords {
@@ -300,7 +300,7 @@ struct Matcher: Sendable {
   /// with many of them (a line of 800 KB of "xaba" with `-e xa -e aba`:
   /// 27 s).
   private func firstMatch(
-    of query: FoldedQuery, from offset: Int, _ buffer: UnsafeBufferPointer<UInt8>,
+    of query: FoldFinder, from offset: Int, _ buffer: UnsafeBufferPointer<UInt8>,
     line cached: inout (start: Int, end: Int, text: FoldedText)?
   ) -> (match: Range<Int>?, lineEnd: Int) {
     if let line = cached, line.start <= offset, offset <= line.end {
@@ -317,7 +317,7 @@ struct Matcher: Sendable {
     let (lineStart, lineEnd, line) = cached!
     var start = offset
     while start < lineEnd,
-      let found = line.firstByteRange(of: query, startingAtOrAfter: start - lineStart)
+      let found = query.firstByteRange(in: line, startingAtOrAfter: start - lineStart)
     {
       let candidate = (found.lowerBound + lineStart)..<(found.upperBound + lineStart)
       if !wholeWords || Word.isWholeWord(candidate, in: buffer) { return (candidate, lineEnd) }
@@ -509,7 +509,7 @@ struct Matcher: Sendable {
   /// 5..<8, lacked; found by review against grep, -o, --replace and
   /// --in-place lost it).
   private func wordRanges(
-    _ query: FoldedQuery, _ ranges: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>
+    _ query: FoldFinder, _ ranges: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>
   )
     -> [Range<Int>]
   {

@@ -106,7 +106,7 @@ struct PatternPrefilterTests {
   ])
   func chosenLiterals(pattern: String, literals: [String]) throws {
     let compiled = try FoldedPattern(pattern, profile: .foundation, options: .multiline)
-    let chosen = PatternMatcher.literals(for: compiled).map {
+    let chosen = compiled.searchableLiterals.map {
       String(String.UnicodeScalarView($0))
     }
     #expect(chosen == literals)
@@ -132,12 +132,7 @@ struct PatternPrefilterTests {
         queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
       var plain = matcher
       plain.prefilter = nil
-      matcher.prefilter = [
-        try #require(
-          FoldedQuery(wrong, table: FoldTable.shared).flatMap {
-            OneShotSearch($0, table: FoldTable.shared)
-          })
-      ]
+      matcher.prefilter = [try FoldFinder(wrong)]
       var error: (offset: Int, message: String)? = nil
       let bytes = Array(text.utf8)
       let without = plain.ranges(in: bytes, error: &error)
@@ -176,8 +171,8 @@ struct PatternPrefilterTests {
   /// entries (with the Hangul syllables' jamo written arithmetically),
   /// equal their definition: every candidate scalar folded alone.
   @Test func foldPartsFromTheTableEqualTheirDefinition() {
-    let fromTable = PatternMatcher.foldParts
-    let folded = PatternMatcher.foldPartsByFolding()
+    let fromTable = FoldedPattern.foldParts
+    let folded = FoldedPattern.foldPartsByFolding()
     #expect(fromTable.interiors == folded.interiors)
     #expect(fromTable.nonInitials == folded.nonInitials)
     // A few known members, so that both cannot be empty alike.

@@ -1,11 +1,10 @@
+import FoldSearch
 import Foundation
 import Testing
 import _FoldSearchSIMD
 import _FoldSearchTestSupport
 
-@testable import foldgrep
-
-/// `UTF8Validation`, which guards the one-shot search (it reads only
+/// `UTF8Validation`, which guards the raw-byte search of a `FoldFinder` (it reads only
 /// well-formed UTF-8): exact per the Unicode standard, compared with the
 /// standard library's validation (`String(validating:as:)`) and with an
 /// explicit table of the standard's tricky sequences, at every offset

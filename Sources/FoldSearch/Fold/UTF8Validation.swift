@@ -1,10 +1,18 @@
 import _FoldSearchSIMD
 
-// UTF-8 validation of a chunk: the one-shot search (see Matcher.swift)
-// reads only well-formed UTF-8, so every chunk is checked first, several times
+// UTF-8 validation: the raw-byte search of a ``FoldFinder`` reads only
+// well-formed UTF-8, so every buffer it scans is checked first, several times
 // faster than the search reads it.
 
-/// Whether bytes are well-formed UTF-8, exactly as the Unicode standard
+/// Checks whether bytes are well-formed UTF-8, exactly as the Unicode standard
+/// defines it, at several gigabytes per second.
+///
+/// ```swift
+/// UTF8Validation.isValid([0x63, 0x61, 0x66, 0xC3, 0xA9])  // true: "café"
+/// UTF8Validation.isValid([0xED, 0xA0, 0x80])              // false: a surrogate
+/// ```
+///
+/// Well-formed means as the Unicode standard defines it, exactly as the Unicode standard
 /// defines it (§3.9, Table 3-7 "Well-Formed UTF-8 Byte Sequences"):
 ///
 /// | scalars           | byte 1 | byte 2 | byte 3 | byte 4 |
@@ -32,7 +40,7 @@ import _FoldSearchSIMD
 /// follows a long lead two or three bytes back; 64-byte ASCII blocks are
 /// skipped.
 ///
-/// Without AVX2, 16-byte vectors here (``isValidVector16(_:)``), 64 bytes
+/// Without AVX2, 16-byte vectors here (`isValidVector16(_:)`), 64 bytes
 /// at a time. A block without a byte ≥ 0x80 (and no sequence
 /// pending from the block before) is skipped after eight word loads. Any
 /// other block, and the seven after it (the ASCII test mispredicts in text
@@ -54,9 +62,9 @@ import _FoldSearchSIMD
 /// the last scalar the blocks reached into) are checked scalar by scalar,
 /// which also catches a sequence cut short by the end.
 ///
-/// Both give the answer of ``isValidScalarByScalar(_:)`` (figures:
+/// Both give the answer of `isValidScalarByScalar(_:)` (figures:
 /// Benchmarks/HISTORY.md).
-enum UTF8Validation {
+public enum UTF8Validation {
   private typealias Vector = SIMD16<UInt8>
 
   /// Whether the CPU runs the C kernel's AVX2 level.
@@ -70,15 +78,20 @@ enum UTF8Validation {
   /// UTF8Validation.isValid([0xED, 0xA0, 0x80])  // false: a surrogate
   /// ```
   ///
+  /// The answer is the standard library's (`String(validating:as:)` succeeds
+  /// exactly when this is true), found with vector instructions: a tool
+  /// that reads files checks each chunk with this before a ``FoldFinder``
+  /// scans it with ``FoldFinder/byteRanges(inValidUTF8:firstMatchPerLine:parallelism:report:)``.
+  ///
   /// - Complexity: O(*n*) for *n* bytes.
-  static func isValid(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+  public static func isValid(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = buffer.baseAddress, !buffer.isEmpty else { return true }
     if kernelIsVector { return fssimd_utf8_valid(base, Int64(buffer.count)) != 0 }
     return isValidVector16(buffer)
   }
 
   /// ``isValid(_:)`` with 16-byte vectors (the form for CPUs without AVX2).
-  static func isValidVector16(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isValidVector16(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = buffer.baseAddress, !buffer.isEmpty else { return true }
     let raw = UnsafeRawPointer(base)
     let n = buffer.count
@@ -136,8 +149,16 @@ enum UTF8Validation {
     return true
   }
 
-  /// ``isValid(_:)`` of an array's bytes.
-  static func isValid(_ bytes: [UInt8]) -> Bool {
+  /// Whether an array's bytes are well-formed UTF-8: `isValid(_:)` of an `UnsafeBufferPointer`
+  /// over its storage.
+  ///
+  /// ```swift
+  /// UTF8Validation.isValid(Array("crème".utf8))  // true
+  /// UTF8Validation.isValid([0xC3])              // false: cut short
+  /// ```
+  ///
+  /// - Complexity: O(*n*) for *n* bytes.
+  public static func isValid(_ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBufferPointer { isValid($0) }
   }
 
@@ -224,7 +245,7 @@ enum UTF8Validation {
 
   /// Whether `buffer` is well-formed UTF-8, scalar by scalar only (the
   /// slow, plain form of ``isValid(_:)``, for tests and short inputs).
-  static func isValidScalarByScalar(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isValidScalarByScalar(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = buffer.baseAddress else { return true }
     var i = 0
     while i < buffer.count {
