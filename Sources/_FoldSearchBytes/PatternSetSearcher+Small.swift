@@ -15,6 +15,10 @@
 //     candidate's buckets are verified here by comparing their patterns'
 //     bytes. Candidates come in increasing order and every occurrence start
 //     is one, so the first verified candidate is the leftmost start.
+//   - fingerprints — sets of `fingerprintMinimumCount` patterns or more,
+//     each of three bytes or more: a hashed-prefix filter, candidates
+//     verified by exact tables (PatternSetSearcher+Fingerprints.swift); at
+//     that size the automaton's rows no longer stay in cache.
 //   - automaton — everything else, and sets covered by rare bytes (whose
 //     memchr3 prefilter in the automaton's root already skips at vector
 //     speed).
@@ -40,6 +44,9 @@ extension PatternSetSearcher {
     case perPattern
     /// The Teddy vector prefilter, candidates verified.
     case teddy
+    /// The hashed-prefix prefilter, candidates verified by the trie walk
+    /// (PatternSetSearcher+Fingerprints.swift).
+    case fingerprints
   }
 
   /// The most patterns searched one by one.
@@ -48,7 +55,7 @@ extension PatternSetSearcher {
   /// single-pattern search of one to three bytes has no pair to skip with).
   static let perPatternMinimumLength = 4
   /// The most patterns the Teddy prefilter takes.
-  static let teddyLimit = 32
+  package static let teddyLimit = 32
 
   /// The meta-searcher's choice for `patterns` (see the file's idea).
   static func chooseStrategy(_ patterns: [[UInt8]], hasPrefilter: Bool) -> Strategy {
@@ -59,6 +66,9 @@ extension PatternSetSearcher {
     }
     if hasPrefilter { return .automaton }
     if patterns.count <= teddyLimit { return .teddy }
+    if patterns.count >= fingerprintMinimumCount && fingerprintsFit(patterns) {
+      return .fingerprints
+    }
     return .automaton
   }
 
