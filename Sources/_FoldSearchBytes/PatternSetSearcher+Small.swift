@@ -11,10 +11,13 @@
 //     loses what the rarest query has on its own.
 //   - teddy — up to `teddyLimit` patterns: Hyperscan's Teddy (see Teddy.c
 //     in _FoldSearchSIMD): the patterns in 8 buckets, nibble masks over
-//     their first 1–3 bytes, 32 candidate starts a step with pshufb; each
+//     their first 1–4 bytes, 32 candidate starts a step with pshufb; each
 //     candidate's buckets are verified here by comparing their patterns'
-//     bytes. Candidates come in increasing order and every occurrence start
-//     is one, so the first verified candidate is the leftmost start.
+//     bytes (or, when every pattern has three bytes or more, inside the
+//     kernel by the exact tables of PatternSetSearcher+Fingerprints.swift,
+//     so the vector loop is left only for a match). Candidates come in
+//     increasing order and every occurrence start is one, so the first
+//     verified candidate is the leftmost start.
 //   - fingerprints — sets of `fingerprintMinimumCount` patterns or more,
 //     each of three bytes or more: a hashed-prefix filter, candidates
 //     verified by exact tables (PatternSetSearcher+Fingerprints.swift); at
@@ -98,6 +101,16 @@ extension PatternSetSearcher {
     guard let teddy else { return nil }
     let n = haystack.count
     let hay = haystack.baseAddress!
+    if let fingerprints {
+      // Every candidate verified in the kernel.
+      let p = withUnsafePointer(to: teddy.masks) { masks in
+        fingerprints.withKernelTables { f in
+          // SAFETY: `hay` holds n bytes; the kernel reads below n only.
+          Int(fssimd_teddy_find_verified(instructionSet, masks, &f, hay, Int64(n), Int64(from)))
+        }
+      }
+      return p < n ? p : nil
+    }
     var i = from
     return withUnsafePointer(to: teddy.masks) { masks in
       while i < n {
@@ -137,11 +150,17 @@ extension PatternSetSearcher {
     /// Per bucket (8), pattern indices.
     let buckets: [[UInt32]]
 
+    /// Sets of more patterns than this compare four bytes a position (a
+    /// fourth shuffle a block, which pays only once three-byte fingerprints
+    /// let through many candidates).
+    static let fourByteTeddyCount = 8
+
     /// Buckets `patterns` (at most ``PatternSetSearcher/teddyLimit``):
     /// sorted by their first bytes and cut into 8 runs, so patterns that
     /// share a prefix share a bucket and its masks stay narrow.
     init(_ patterns: [[UInt8]]) {
-      let length = min(3, patterns.map(\.count).min() ?? 1)
+      let length = min(
+        patterns.count > Self.fourByteTeddyCount ? 4 : 3, patterns.map(\.count).min() ?? 1)
       let order = patterns.indices.sorted {
         patterns[$0].prefix(length).lexicographicallyPrecedes(patterns[$1].prefix(length))
       }
@@ -149,7 +168,7 @@ extension PatternSetSearcher {
       for (rank, index) in order.enumerated() {
         buckets[rank * 8 / order.count].append(UInt32(index))
       }
-      var low = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 3)
+      var low = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 4)
       var high = low
       for (bucket, members) in buckets.enumerated() {
         for index in members {
@@ -163,10 +182,10 @@ extension PatternSetSearcher {
       var masks = fssimd_teddy_masks()
       masks.length = Int32(length)
       withUnsafeMutableBytes(of: &masks.low) { raw in
-        for k in 0..<3 { for x in 0..<16 { raw[k * 16 + x] = low[k][x] } }
+        for k in 0..<4 { for x in 0..<16 { raw[k * 16 + x] = low[k][x] } }
       }
       withUnsafeMutableBytes(of: &masks.high) { raw in
-        for k in 0..<3 { for x in 0..<16 { raw[k * 16 + x] = high[k][x] } }
+        for k in 0..<4 { for x in 0..<16 { raw[k * 16 + x] = high[k][x] } }
       }
       self.masks = masks
       self.buckets = buckets

@@ -131,7 +131,9 @@ package struct PatternSetSearcher: Sendable {
   let singles: [ByteSearcher]
   /// The Teddy masks and buckets (``Strategy/teddy``), else nil.
   let teddy: Teddy?
-  /// The fingerprint bitmaps (``Strategy/fingerprints``), else nil.
+  /// The fingerprint tables (``Strategy/fingerprints``, and
+  /// ``Strategy/teddy`` when every pattern has three bytes or more: they
+  /// verify its candidates), else nil.
   let fingerprints: Fingerprints?
 
   /// Up to three bytes at least one of which occurs in every pattern, and
@@ -348,7 +350,8 @@ package struct PatternSetSearcher: Sendable {
       ? patterns.map { ByteSearcher(needle: $0, instructionSet: instructionSet) } : []
     teddy = chosen == .teddy ? Teddy(patterns) : nil
     fingerprints =
-      chosen == .fingerprints && Self.fingerprintsFit(patterns) ? Fingerprints(patterns) : nil
+      (chosen == .fingerprints || chosen == .teddy) && Self.fingerprintsFit(patterns)
+      ? Fingerprints(patterns) : nil
   }
 
   /// The number of automaton states (DEAD included).

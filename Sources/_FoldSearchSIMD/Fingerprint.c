@@ -17,7 +17,7 @@
 // Invariants: positions are tested in increasing order and the first
 // candidate is returned; no byte at or past n is read (four-byte windows
 // only while p + 4 ≤ n, the last position's three-byte window by bytes).
-#include "FoldSearchFingerprint.h"
+#include "FingerprintVerify.h"
 
 #include <string.h>
 
@@ -81,43 +81,6 @@ static inline __attribute__((always_inline)) int64_t fssimd_fingerprint_next(
 int64_t fssimd_fingerprint_candidate(const fssimd_fingerprints *f, const uint8_t *h, int64_t n,
                                      int64_t start) {
   return fssimd_fingerprint_next(f, h, n, start);
-}
-
-/// Whether a pattern occurs at p (a candidate, p + 3 ≤ n); adds its work.
-static inline int fssimd_fingerprint_verify(const fssimd_fingerprints *f, const uint8_t *h,
-                                            int64_t n, int64_t p, int64_t *work) {
-  uint32_t x = (uint32_t)h[p] | (uint32_t)h[p + 1] << 8 | (uint32_t)h[p + 2] << 16;
-  *work += 1;
-  if (f->short_bits != NULL) {
-    uint32_t mask = (1u << (32 - f->short_table_shift)) - 1;
-    for (uint32_t s = fssimd_fingerprint_index(x, f->short_table_shift); f->short_used[s];
-         s = (s + 1) & mask) {
-      if (f->short_keys[s] == x) return 1;
-    }
-  }
-  if (p + 4 > n) return 0;
-  x |= (uint32_t)h[p + 3] << 24;
-  uint32_t mask = (1u << (32 - f->table_shift)) - 1;
-  uint32_t s = fssimd_fingerprint_index(x, f->table_shift);
-  while (1) {
-    uint32_t first = f->group_start[s], last = f->group_start[s + 1];
-    if (first == last) return 0;
-    if (f->keys[s] == x) {
-      const uint8_t *rest = h + p + 4;
-      int64_t room = n - p - 4;
-      for (uint32_t t = first; t < last; t++) {
-        uint32_t length = f->tail_length[t];
-        if ((int64_t)length > room) continue;
-        const uint8_t *tail = f->tails + f->tail_offset[t];
-        uint32_t k = 0;
-        while (k < length && rest[k] == tail[k]) k++;
-        *work += k + 1;
-        if (k == length) return 1;
-      }
-      return 0;
-    }
-    s = (s + 1) & mask;
-  }
 }
 
 int64_t fssimd_fingerprint_find(const fssimd_fingerprints *f, const uint8_t *h, int64_t n,

@@ -131,6 +131,36 @@ let patternSetLayouts:
     }
   }
 
+  /// Teddy with its candidates verified in the kernel (every pattern of
+  /// three bytes or more), at every instruction set this CPU runs: the
+  /// leftmost start from every offset of haystacks up to 100 bytes (matches
+  /// across 16- and 32-byte blocks and in the tail).
+  @Test func verifiedTeddyAtEveryLevel() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix64(seed: seed)
+    for round in 0..<120 {
+      let alphabet = Int.random(in: 1...4, using: &rng)
+      let patterns = (0..<Int.random(in: 1...32, using: &rng)).map { _ in
+        (0..<Int.random(in: 3...7, using: &rng)).map { _ in
+          UInt8(0x61 + Int.random(in: 0..<alphabet, using: &rng))
+        }
+      }
+      let text = (0..<Int.random(in: 0...100, using: &rng)).map { _ in
+        UInt8(0x61 + Int.random(in: 0..<(alphabet + 2), using: &rng))
+      }
+      let want = (0...text.count).map { from in
+        (from..<text.count).first { !naivePatterns(at: $0, patterns, text).isEmpty }
+      }
+      for set in instructionSets {
+        let searcher = PatternSetSearcher(patterns: patterns, instructionSet: set, strategy: .teddy)
+        let got = text.withUnsafeBufferPointer { haystack in
+          (0...text.count).map { searcher.leftmostStart(in: haystack, from: $0) }
+        }
+        #expect(got == want, "seed \(seed) round \(round) level \(set) \(patterns) \(text)")
+      }
+    }
+  }
+
   /// Verification over its budget (every position a candidate whose group
   /// of a⁴…b tails fails late) moves the scan to the automaton mid-haystack
   /// with the same matches.
