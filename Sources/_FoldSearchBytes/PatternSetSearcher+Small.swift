@@ -157,25 +157,40 @@ extension PatternSetSearcher {
 
     /// Buckets `patterns` (at most ``PatternSetSearcher/teddyLimit``):
     /// sorted by their first bytes and cut into 8 runs, so patterns that
-    /// share a prefix share a bucket and its masks stay narrow.
-    init(_ patterns: [[UInt8]]) {
-      let length = min(
-        patterns.count > Self.fourByteTeddyCount ? 4 : 3, patterns.map(\.count).min() ?? 1)
-      let order = patterns.indices.sorted {
+    /// share a prefix share a bucket and its masks stay narrow. With
+    /// `verified` (every pattern of three bytes or more, candidates checked
+    /// by the exact tables) a set of more than `fourByteTeddyCount` compares
+    /// four bytes; its three-byte patterns then take bucket 0, which accepts
+    /// every byte at the fourth offset.
+    init(_ patterns: [[UInt8]], verified: Bool) {
+      let minLength = patterns.map(\.count).min() ?? 1
+      let length =
+        verified && patterns.count > Self.fourByteTeddyCount ? 4 : min(3, minLength)
+      let short = patterns.indices.filter { patterns[$0].count < length }
+      let order = patterns.indices.filter { patterns[$0].count >= length }.sorted {
         patterns[$0].prefix(length).lexicographicallyPrecedes(patterns[$1].prefix(length))
       }
       var buckets = [[UInt32]](repeating: [], count: 8)
+      let first = short.isEmpty ? 0 : 1
+      buckets[0] = short.map { UInt32($0) }
       for (rank, index) in order.enumerated() {
-        buckets[rank * 8 / order.count].append(UInt32(index))
+        buckets[first + rank * (8 - first) / order.count].append(UInt32(index))
       }
       var low = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 4)
       var high = low
       for (bucket, members) in buckets.enumerated() {
         for index in members {
+          let pattern = patterns[Int(index)]
           for k in 0..<length {
-            let byte = patterns[Int(index)][k]
-            low[k][Int(byte & 15)] |= 1 << bucket
-            high[k][Int(byte >> 4)] |= 1 << bucket
+            if k < pattern.count {
+              low[k][Int(pattern[k] & 15)] |= 1 << bucket
+              high[k][Int(pattern[k] >> 4)] |= 1 << bucket
+            } else {
+              for x in 0..<16 {
+                low[k][x] |= 1 << bucket
+                high[k][x] |= 1 << bucket
+              }
+            }
           }
         }
       }

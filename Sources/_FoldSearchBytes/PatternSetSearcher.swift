@@ -348,7 +348,8 @@ package struct PatternSetSearcher: Sendable {
     singles =
       chosen == .perPattern
       ? patterns.map { ByteSearcher(needle: $0, instructionSet: instructionSet) } : []
-    teddy = chosen == .teddy ? Teddy(patterns) : nil
+    teddy =
+      chosen == .teddy ? Teddy(patterns, verified: Self.fingerprintsFit(patterns)) : nil
     fingerprints =
       (chosen == .fingerprints || chosen == .teddy) && Self.fingerprintsFit(patterns)
       ? Fingerprints(patterns) : nil

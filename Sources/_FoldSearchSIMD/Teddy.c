@@ -16,6 +16,8 @@
 // start is a candidate.
 //
 // Verified form: given a set's fingerprint tables (FingerprintVerify.h),
+// with four-byte masks where a bucket of three-byte patterns accepts every
+// byte at the fourth offset (their start at n − 3 checked last),
 // every candidate of a block is checked in the kernel and the first where a
 // pattern occurs is returned, so the search leaves the vector loop only for
 // a match (a block's other candidates are taken from the same mask).
@@ -164,5 +166,12 @@ int64_t fssimd_teddy_find_verified(int32_t level, const fssimd_teddy_masks *mask
                                    const fssimd_fingerprints *fingerprints,
                                    const uint8_t *haystack, int64_t n, int64_t start) {
   uint8_t buckets = 0;
-  return fssimd_teddy_dispatch(level, masks, fingerprints, haystack, n, start, &buckets);
+  int64_t p = fssimd_teddy_dispatch(level, masks, fingerprints, haystack, n, start, &buckets);
+  // A four-byte Teddy with three-byte patterns: their last possible start,
+  // n − 3, has no four-byte window.
+  int64_t work = 0;
+  if (p == n && masks->length == 4 && fingerprints->short_bits != NULL && n - 3 >= start &&
+      n >= 3 && fssimd_fingerprint_verify(fingerprints, haystack, n, n - 3, &work))
+    return n - 3;
+  return p;
 }

@@ -43,7 +43,9 @@ int64_t fssimd_teddy_find(int32_t level, const fssimd_teddy_masks *masks,
 /// none. Every level returns the same position.
 ///
 /// Caller obligations: as fssimd_teddy_find, with `masks->length` 3 or 4 and
-/// `fingerprints` built from the same patterns (each of 3 bytes or more).
+/// `fingerprints` built from the same patterns (each of 3 bytes or more);
+/// with length 4, the masks of a three-byte pattern's bucket accept every
+/// byte at offset 3.
 int64_t fssimd_teddy_find_verified(int32_t level, const fssimd_teddy_masks *masks,
                                    const fssimd_fingerprints *fingerprints,
                                    const uint8_t *haystack, int64_t n, int64_t start);
