@@ -16,6 +16,12 @@ extension PatternSetSearcher {
     /// `nextFrom` (`Int.max`: none), empty until the first call.
     var next: [Int] = []
     var nextFrom = 0
+    /// ``Strategy/fingerprints``: bytes the filter has passed, trie-walk
+    /// steps spent on its candidates, and whether the walks went over
+    /// their budget (the automaton then takes the rest of the scan).
+    var scanned = 0
+    var walked = 0
+    package internal(set) var walksOff = false
 
     package init() {}
 
@@ -45,6 +51,7 @@ extension PatternSetSearcher {
     switch strategy {
     case .perPattern: return perPatternLeftmostStart(in: haystack, from: from, scan: &scan)
     case .teddy: return teddyLeftmostStart(in: haystack, from: from)
+    case .fingerprints: return fingerprintLeftmostStart(in: haystack, from: from, scan: &scan)
     case .automatic, .automaton:
       return automatonLeftmostStart(in: haystack, from: from, scan: &scan)
     }
@@ -259,6 +266,7 @@ extension PatternSetSearcher {
     at start: Int, in haystack: UnsafeBufferPointer<UInt8>,
     _ body: (_ length: Int, _ indices: ArraySlice<UInt32>) -> Void
   ) {
+    if let fingerprints, fingerprints.report(at: start, in: haystack, body) { return }
     var state = 1
     var i = start
     while i < haystack.count, let next = trieChild(state, classes[Int(haystack[i])]) {

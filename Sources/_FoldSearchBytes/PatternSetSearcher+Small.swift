@@ -11,10 +11,17 @@
 //     loses what the rarest query has on its own.
 //   - teddy — up to `teddyLimit` patterns: Hyperscan's Teddy (see Teddy.c
 //     in _FoldSearchSIMD): the patterns in 8 buckets, nibble masks over
-//     their first 1–3 bytes, 32 candidate starts a step with pshufb; each
+//     their first 1–4 bytes, 32 candidate starts a step with pshufb; each
 //     candidate's buckets are verified here by comparing their patterns'
-//     bytes. Candidates come in increasing order and every occurrence start
-//     is one, so the first verified candidate is the leftmost start.
+//     bytes (or, when every pattern has three bytes or more, inside the
+//     kernel by the exact tables of PatternSetSearcher+Fingerprints.swift,
+//     so the vector loop is left only for a match). Candidates come in
+//     increasing order and every occurrence start is one, so the first
+//     verified candidate is the leftmost start.
+//   - fingerprints — sets of `fingerprintMinimumCount` patterns or more,
+//     each of three bytes or more: a hashed-prefix filter, candidates
+//     verified by exact tables (PatternSetSearcher+Fingerprints.swift); at
+//     that size the automaton's rows no longer stay in cache.
 //   - automaton — everything else, and sets covered by rare bytes (whose
 //     memchr3 prefilter in the automaton's root already skips at vector
 //     speed).
@@ -40,6 +47,9 @@ extension PatternSetSearcher {
     case perPattern
     /// The Teddy vector prefilter, candidates verified.
     case teddy
+    /// The hashed-prefix prefilter, candidates verified by the trie walk
+    /// (PatternSetSearcher+Fingerprints.swift).
+    case fingerprints
   }
 
   /// The most patterns searched one by one.
@@ -48,7 +58,7 @@ extension PatternSetSearcher {
   /// single-pattern search of one to three bytes has no pair to skip with).
   static let perPatternMinimumLength = 4
   /// The most patterns the Teddy prefilter takes.
-  static let teddyLimit = 32
+  package static let teddyLimit = 32
 
   /// The meta-searcher's choice for `patterns` (see the file's idea).
   static func chooseStrategy(_ patterns: [[UInt8]], hasPrefilter: Bool) -> Strategy {
@@ -59,6 +69,9 @@ extension PatternSetSearcher {
     }
     if hasPrefilter { return .automaton }
     if patterns.count <= teddyLimit { return .teddy }
+    if patterns.count >= fingerprintMinimumCount && fingerprintsFit(patterns) {
+      return .fingerprints
+    }
     return .automaton
   }
 
@@ -88,6 +101,16 @@ extension PatternSetSearcher {
     guard let teddy else { return nil }
     let n = haystack.count
     let hay = haystack.baseAddress!
+    if let fingerprints {
+      // Every candidate verified in the kernel.
+      let p = withUnsafePointer(to: teddy.masks) { masks in
+        fingerprints.withKernelTables { f in
+          // SAFETY: `hay` holds n bytes; the kernel reads below n only.
+          Int(fssimd_teddy_find_verified(instructionSet, masks, &f, hay, Int64(n), Int64(from)))
+        }
+      }
+      return p < n ? p : nil
+    }
     var i = from
     return withUnsafePointer(to: teddy.masks) { masks in
       while i < n {
@@ -127,36 +150,57 @@ extension PatternSetSearcher {
     /// Per bucket (8), pattern indices.
     let buckets: [[UInt32]]
 
+    /// Sets of more patterns than this compare four bytes a position (a
+    /// fourth shuffle a block, which pays only once three-byte fingerprints
+    /// let through many candidates).
+    static let fourByteTeddyCount = 8
+
     /// Buckets `patterns` (at most ``PatternSetSearcher/teddyLimit``):
     /// sorted by their first bytes and cut into 8 runs, so patterns that
-    /// share a prefix share a bucket and its masks stay narrow.
-    init(_ patterns: [[UInt8]]) {
-      let length = min(3, patterns.map(\.count).min() ?? 1)
-      let order = patterns.indices.sorted {
+    /// share a prefix share a bucket and its masks stay narrow. With
+    /// `verified` (every pattern of three bytes or more, candidates checked
+    /// by the exact tables) a set of more than `fourByteTeddyCount` compares
+    /// four bytes; its three-byte patterns then take bucket 0, which accepts
+    /// every byte at the fourth offset.
+    init(_ patterns: [[UInt8]], verified: Bool) {
+      let minLength = patterns.map(\.count).min() ?? 1
+      let length =
+        verified && patterns.count > Self.fourByteTeddyCount ? 4 : min(3, minLength)
+      let short = patterns.indices.filter { patterns[$0].count < length }
+      let order = patterns.indices.filter { patterns[$0].count >= length }.sorted {
         patterns[$0].prefix(length).lexicographicallyPrecedes(patterns[$1].prefix(length))
       }
       var buckets = [[UInt32]](repeating: [], count: 8)
+      let first = short.isEmpty ? 0 : 1
+      buckets[0] = short.map { UInt32($0) }
       for (rank, index) in order.enumerated() {
-        buckets[rank * 8 / order.count].append(UInt32(index))
+        buckets[first + rank * (8 - first) / order.count].append(UInt32(index))
       }
-      var low = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 3)
+      var low = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 4)
       var high = low
       for (bucket, members) in buckets.enumerated() {
         for index in members {
+          let pattern = patterns[Int(index)]
           for k in 0..<length {
-            let byte = patterns[Int(index)][k]
-            low[k][Int(byte & 15)] |= 1 << bucket
-            high[k][Int(byte >> 4)] |= 1 << bucket
+            if k < pattern.count {
+              low[k][Int(pattern[k] & 15)] |= 1 << bucket
+              high[k][Int(pattern[k] >> 4)] |= 1 << bucket
+            } else {
+              for x in 0..<16 {
+                low[k][x] |= 1 << bucket
+                high[k][x] |= 1 << bucket
+              }
+            }
           }
         }
       }
       var masks = fssimd_teddy_masks()
       masks.length = Int32(length)
       withUnsafeMutableBytes(of: &masks.low) { raw in
-        for k in 0..<3 { for x in 0..<16 { raw[k * 16 + x] = low[k][x] } }
+        for k in 0..<4 { for x in 0..<16 { raw[k * 16 + x] = low[k][x] } }
       }
       withUnsafeMutableBytes(of: &masks.high) { raw in
-        for k in 0..<3 { for x in 0..<16 { raw[k * 16 + x] = high[k][x] } }
+        for k in 0..<4 { for x in 0..<16 { raw[k * 16 + x] = high[k][x] } }
       }
       self.masks = masks
       self.buckets = buckets

@@ -131,6 +131,10 @@ package struct PatternSetSearcher: Sendable {
   let singles: [ByteSearcher]
   /// The Teddy masks and buckets (``Strategy/teddy``), else nil.
   let teddy: Teddy?
+  /// The fingerprint tables (``Strategy/fingerprints``, and
+  /// ``Strategy/teddy`` when every pattern has three bytes or more: they
+  /// verify its candidates), else nil.
+  let fingerprints: Fingerprints?
 
   /// Up to three bytes at least one of which occurs in every pattern, and
   /// the largest offset of the first of them in a pattern.
@@ -344,7 +348,11 @@ package struct PatternSetSearcher: Sendable {
     singles =
       chosen == .perPattern
       ? patterns.map { ByteSearcher(needle: $0, instructionSet: instructionSet) } : []
-    teddy = chosen == .teddy ? Teddy(patterns) : nil
+    teddy =
+      chosen == .teddy ? Teddy(patterns, verified: Self.fingerprintsFit(patterns)) : nil
+    fingerprints =
+      (chosen == .fingerprints || chosen == .teddy) && Self.fingerprintsFit(patterns)
+      ? Fingerprints(patterns) : nil
   }
 
   /// The number of automaton states (DEAD included).
@@ -366,6 +374,7 @@ package struct PatternSetSearcher: Sendable {
       + edgeClasses.count
       + edgeTargets.count * 4 + depth.count * 4 + matchLength.count * 4 + outputStart.count * 4
       + outputPatterns.count * 4 + classes.count + (teddy?.memoryFootprint ?? 0)
+      + (fingerprints?.memoryFootprint ?? 0)
   }
 
   /// Rank below which a byte may serve the prefilter (of 256; see

@@ -96,6 +96,38 @@ struct QuerySetDifferentialTests {
     }
   }
 
+  /// A set large enough for the fingerprint filter (every word of three
+  /// letters or more from the Latin samples, thousands of them) over
+  /// stretches of each sample.
+  @Test("A fingerprint-sized word set equals the per-query merge")
+  func fingerprintSizedWordSet() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    var words = Set<String>()
+    var texts: [String] = []
+    for language in ["es", "fr", "de", "pt", "cs"] {
+      let data = try Data(contentsOf: root.appendingPathComponent("Corpus/sample/\(language).txt"))
+      let corpus = String(decoding: data, as: UTF8.self)
+      for word in corpus.split(whereSeparator: { !$0.isLetter }) where word.count >= 3 {
+        words.insert(String(word))
+      }
+      let scalars = Array(corpus.unicodeScalars)
+      let start = scalars.count / 3
+      texts.append(
+        String(String.UnicodeScalarView(scalars[start..<min(scalars.count, start + 2000)])))
+    }
+    let queries = Array(words.sorted().prefix(8000))
+    try #require(queries.count >= 5_000)
+    #expect(FoldedQuerySet(queries).searcher?.strategy == .fingerprints)
+    for (k, text) in texts.enumerated() {
+      for options in [[], [.wholeWords]] as [SearchOptions] {
+        check(
+          text, queries, profile: .foundation, options: options, range: nil,
+          context: "text \(k) options \(options)")
+      }
+    }
+  }
+
   @Test("Examples") func examples() {
     let set = FoldedQuerySet(["the ba", "ana"])
     #expect(FoldedText("the banana").byteMatches(of: set).map(\.range) == [0..<6, 7..<10])

@@ -56,6 +56,7 @@ let patternSetLayouts:
     ("half sparse", 4 * 64 * 4, true, .automaton, true),
     ("per pattern", nil, true, .perPattern, true),
     ("teddy", nil, false, .teddy, true),
+    ("fingerprints", nil, false, .fingerprints, true),
     ("automatic", nil, true, .automatic, true),
   ]
 
@@ -108,6 +109,78 @@ let patternSetLayouts:
     }
   }
 
+  /// Sets the fingerprint filter takes (every pattern of three bytes or
+  /// more) over a small alphabet: many patterns share their four-byte
+  /// prefix (groups past the report's limit too), three-byte patterns beside
+  /// longer ones, matches at the haystack's last bytes.
+  @Test func fingerprintSetsAgreeWithNaive() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix64(seed: seed)
+    for round in 0..<150 {
+      let alphabet = Int.random(in: 1...3, using: &rng)
+      let count = Int.random(in: 1...60, using: &rng)
+      let patterns = (0..<count).map { _ in
+        (0..<Int.random(in: 3...9, using: &rng)).map { _ in
+          UInt8(0x61 + Int.random(in: 0..<alphabet, using: &rng))
+        }
+      }
+      let text = (0..<Int.random(in: 0...90, using: &rng)).map { _ in
+        UInt8(0x61 + Int.random(in: 0..<(alphabet + 1), using: &rng))
+      }
+      check(patterns, text, context: "seed \(seed) round \(round)")
+    }
+  }
+
+  /// Teddy with its candidates verified in the kernel (every pattern of
+  /// three bytes or more), at every instruction set this CPU runs: the
+  /// leftmost start from every offset of haystacks up to 100 bytes (matches
+  /// across 16- and 32-byte blocks and in the tail).
+  @Test func verifiedTeddyAtEveryLevel() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix64(seed: seed)
+    for round in 0..<120 {
+      let alphabet = Int.random(in: 1...4, using: &rng)
+      let patterns = (0..<Int.random(in: 1...32, using: &rng)).map { _ in
+        (0..<Int.random(in: 3...7, using: &rng)).map { _ in
+          UInt8(0x61 + Int.random(in: 0..<alphabet, using: &rng))
+        }
+      }
+      let text = (0..<Int.random(in: 0...100, using: &rng)).map { _ in
+        UInt8(0x61 + Int.random(in: 0..<(alphabet + 2), using: &rng))
+      }
+      let want = (0...text.count).map { from in
+        (from..<text.count).first { !naivePatterns(at: $0, patterns, text).isEmpty }
+      }
+      for set in instructionSets {
+        let searcher = PatternSetSearcher(patterns: patterns, instructionSet: set, strategy: .teddy)
+        let got = text.withUnsafeBufferPointer { haystack in
+          (0...text.count).map { searcher.leftmostStart(in: haystack, from: $0) }
+        }
+        #expect(got == want, "seed \(seed) round \(round) level \(set) \(patterns) \(text)")
+      }
+    }
+  }
+
+  /// Verification over its budget (every position a candidate whose group
+  /// of a⁴…b tails fails late) moves the scan to the automaton mid-haystack
+  /// with the same matches.
+  @Test func fingerprintBudgetSwitchKeepsTheMatches() {
+    let a = UInt8(ascii: "a")
+    let patterns = (4...40).map { [UInt8](repeating: a, count: $0) + [UInt8(ascii: "b")] }
+    var text = [UInt8](repeating: a, count: 3000)
+    text += Array("b".utf8) + [UInt8](repeating: a, count: 10) + Array("b".utf8)
+    let expected = naiveLeftmostLongest(patterns, text)
+    let set = PatternSetSearcher(patterns: patterns, strategy: .fingerprints)
+    text.withUnsafeBufferPointer { haystack in
+      var scan = PatternSetSearcher.Scan()
+      #expect(set.leftmostStart(in: haystack, from: 0, scan: &scan) == 3000 - 40)
+      #expect(scan.walksOff)
+      let found = set.leftmostLongestMatches(in: haystack)
+      #expect(
+        found.map { [$0.start, $0.length, $0.pattern] } == expected.map { [$0.0, $0.1, $0.2] })
+    }
+  }
+
   @Test func adversarialSets() {
     let a = UInt8(ascii: "a")
     // All prefixes of "aaaa…".
@@ -148,6 +221,10 @@ let patternSetLayouts:
     #expect(PatternSetSearcher(patterns: common).strategy == .teddy)
     #expect(PatternSetSearcher(patterns: [Array("en".utf8), Array("de".utf8)]).strategy == .teddy)
     #expect(dense.strategy == .automaton)
+    // Thousands of patterns of three bytes or more: the fingerprint filter.
+    let many = (0..<PatternSetSearcher.fingerprintMinimumCount).map { Array("w\($0)x".utf8) }
+    #expect(PatternSetSearcher(patterns: many).strategy == .fingerprints)
+    #expect(PatternSetSearcher(patterns: many + [Array("ab".utf8)]).strategy == .automaton)
     #expect(
       PatternSetSearcher(patterns: [Array("qzx".utf8), Array("wyk".utf8)]).strategy == .automaton)
   }
@@ -202,6 +279,12 @@ let patternSetLayouts:
       let single = text.withUnsafeBufferPointer { letters.leftmostLongestMatches(in: $0) }
       #expect(single.count == 1 << 20)
       #expect(single.allSatisfy { $0.pattern == 0 })
+      // Every position a fingerprint candidate failing late: the budget
+      // moves the scan to the automaton.
+      let late = PatternSetSearcher(
+        patterns: (4...63).map { [UInt8](repeating: a, count: $0) + [UInt8(ascii: "b")] },
+        strategy: .fingerprints)
+      #expect(text.withUnsafeBufferPointer { late.leftmostLongestMatches(in: $0) }.isEmpty)
     }
     #expect(elapsed < .seconds(20), "took \(elapsed)")
   }

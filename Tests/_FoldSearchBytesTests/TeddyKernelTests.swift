@@ -1,6 +1,6 @@
 // The Teddy kernel (`fssimd_teddy_find`) against a scalar model of its
 // contract, at every instruction set this CPU runs: random masks (dense and
-// sparse buckets) and fingerprint lengths 1–3, every start of haystacks of
+// sparse buckets) and fingerprint lengths 1–4, every start of haystacks of
 // 0–100 bytes (so candidates fall on 16- and 32-byte block boundaries, in
 // the tail the vector loop leaves, and at the last start a fingerprint
 // fits), and small cases exhaustively.
@@ -75,7 +75,7 @@ func randomTeddyMasks(length: Int, density: Int, using rng: inout SplitMix64)
     let seed = UInt64.random(in: 0...UInt64.max)
     var rng = SplitMix64(seed: seed)
     for round in 0..<150 {
-      let length = Int.random(in: 1...3, using: &rng)
+      let length = Int.random(in: 1...4, using: &rng)
       // Sparse masks make candidates rare (long vector runs); dense ones
       // make them frequent.
       let density = [6, 24, 64, 160].randomElement(using: &rng)!
@@ -90,7 +90,7 @@ func randomTeddyMasks(length: Int, density: Int, using rng: inout SplitMix64)
   /// One candidate byte at every position of 0–70-byte haystacks of zeros
   /// (lanes at each block boundary and in the tail), each fingerprint length.
   @Test func aSingleCandidateAtEveryPosition() {
-    for length in 1...3 {
+    for length in 1...4 {
       var masks = fssimd_teddy_masks()
       masks.length = Int32(length)
       // Bucket 3 accepts 0x5A at every offset; offsets after the first

@@ -27,10 +27,13 @@ import _FoldSearchBytes
 /// The folded queries are compiled once (`PatternSetSearcher`), with a
 /// strategy chosen for the set: up to four long queries each search with
 /// their own vector scan (the nearest next occurrence wins); up to 32 go
-/// through a Teddy prefilter (SIMD nibble masks over their first bytes,
-/// candidates verified); larger sets, and sets with a rare byte, step a
-/// leftmost-longest Aho–Corasick automaton (byte classes, dense rows for
-/// shallow states, sparse deep ones). Each finds the leftmost start where
+/// through a Teddy prefilter (SIMD nibble masks over their first three or
+/// four bytes, candidates verified by exact prefix tables inside the
+/// kernel); 5,000 and more, each of three folded bytes or more, through a
+/// hashed four-byte-prefix filter with the same exact verification; the
+/// others, and sets with a rare byte, step a leftmost-longest Aho–Corasick
+/// automaton (byte classes, dense rows for shallow states, sparse deep
+/// ones). Each finds the leftmost start where
 /// any query occurs in the folded bytes; every query occurring there is
 /// then checked as one query's candidate is (whole source scalars, the
 /// options' filters, the map back to original offsets), and the longest

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include "FoldSearchTeddy.h"
 #include "FoldSearchUTF8.h"
+#include "FoldSearchFingerprint.h"
 
 #ifdef __cplusplus
 extern "C" {

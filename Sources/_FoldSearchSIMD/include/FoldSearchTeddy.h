@@ -6,6 +6,8 @@
 #define FOLDSEARCH_TEDDY_H
 #include <stdint.h>
 
+#include "FoldSearchFingerprint.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,9 +18,9 @@ extern "C" {
 /// nibble. A position p is a candidate of bucket b when, for every k, bit b
 /// is set in both `low[k][h[p+k] & 15]` and `high[k][h[p+k] >> 4]`.
 typedef struct {
-  uint8_t low[3][16];
-  uint8_t high[3][16];
-  /// Fingerprint bytes compared, 1 to 3 (no pattern is shorter).
+  uint8_t low[4][16];
+  uint8_t high[4][16];
+  /// Fingerprint bytes compared, 1 to 4 (no pattern is shorter).
   int32_t length;
 } fssimd_teddy_masks;
 
@@ -30,9 +32,23 @@ typedef struct {
 /// returns the same position and bits.
 ///
 /// Caller obligations: `haystack` holds `n` readable bytes; 0 ≤ `start`;
-/// `masks->length` is 1, 2 or 3.
+/// `masks->length` is 1 to 4.
 int64_t fssimd_teddy_find(int32_t level, const fssimd_teddy_masks *masks,
                           const uint8_t *haystack, int64_t n, int64_t start, uint8_t *buckets);
+
+/// The first position p with `start` ≤ p where a pattern of the set occurs
+/// entirely in the haystack: fssimd_teddy_find's candidates, each verified
+/// by `fingerprints` (the set's exact tables, see fssimd_fingerprints; only
+/// their verification tables are read) inside the kernel; n when there is
+/// none. Every level returns the same position.
+///
+/// Caller obligations: as fssimd_teddy_find, with `masks->length` 3 or 4 and
+/// `fingerprints` built from the same patterns (each of 3 bytes or more);
+/// with length 4, the masks of a three-byte pattern's bucket accept every
+/// byte at offset 3.
+int64_t fssimd_teddy_find_verified(int32_t level, const fssimd_teddy_masks *masks,
+                                   const fssimd_fingerprints *fingerprints,
+                                   const uint8_t *haystack, int64_t n, int64_t start);
 
 #ifdef __cplusplus
 }
