@@ -70,7 +70,10 @@ struct PatternMatcher: Sendable {
   /// run's, on whole characters. A cut run shorter than three characters
   /// (no gain) in any alternative means no prefilter. The one-shot
   /// search's matches never overlap, but an occurrence it skips overlaps
-  /// one it reports, in the same line (a literal holds no line end). The
+  /// one it reports, in the same line (a literal holds no line end); and
+  /// the line is all that counts, so each search stops at a line's first
+  /// match. A chunk that is not well-formed UTF-8 is filtered too, line by
+  /// line (see ``candidateLines(_:in:)``). The
   /// `foundation` profile only (the one-shot search's; its folds do not
   /// depend on the characters around).
   static func prefilter(for pattern: FoldedPattern) -> [OneShotSearch]? {
@@ -214,15 +217,7 @@ struct PatternMatcher: Sendable {
   func ranges(in bytes: [UInt8], error: inout (offset: Int, message: String)?) -> [Range<Int>] {
     guard !bytes.isEmpty else { return [] }
     if let prefilter,
-      let lines = bytes.withUnsafeBufferPointer({ buffer -> [Range<Int>]? in
-        guard UTF8Validation.isValid(buffer) else { return nil }
-        // SAFETY: validated just above.
-        let hits =
-          prefilter.count == 1
-          ? prefilter[0].byteRanges(in: buffer)
-          : prefilter.flatMap { $0.byteRanges(in: buffer) }.sorted { $0.lowerBound < $1.lowerBound }
-        return Self.candidateLines(hits, buffer)
-      })
+      let lines = bytes.withUnsafeBufferPointer({ Self.candidateLines(prefilter, in: $0) })
     {
       return candidateRanges(lines, in: bytes, error: &error)
     }
@@ -266,9 +261,46 @@ struct PatternMatcher: Sendable {
     }
   }
 
-  /// The lines (without their '\n') holding `hits`, nil when they are
-  /// more than a quarter of `buffer` (then one fold of it all is cheaper).
-  static func candidateLines(_ hits: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>)
+  /// The lines (without their '\n') of `buffer`, ascending, where one of
+  /// `searches` finds something; nil when they are more than a quarter of
+  /// `buffer` (then one fold of it all is cheaper) or a search's candidates
+  /// are dense.
+  ///
+  /// A well-formed chunk (the common case: one validation pass, at several
+  /// times the scan's speed) takes each search's ``OneShotSearch/byteRanges(in:)``,
+  /// a line's first match only. An ill-formed one, which the one-shot
+  /// search cannot read whole, takes ``OneShotSearch/matchingLines(in:byteLimit:)``:
+  /// the kernel's candidates, each verified inside its own line when that
+  /// line is well-formed, a line with an ill-formed sequence and a
+  /// candidate kept unverified (a superset, which the fold and PCRE2 then
+  /// decide).
+  static func candidateLines(_ searches: [OneShotSearch], in buffer: UnsafeBufferPointer<UInt8>)
+    -> [Range<Int>]?
+  {
+    let limit = buffer.count / 4
+    guard UTF8Validation.isValid(buffer) else {
+      var merged: [Range<Int>] = []
+      for var search in searches {
+        guard let lines = search.matchingLines(in: buffer, byteLimit: limit) else { return nil }
+        merged = merged.isEmpty ? lines : union(merged, lines)
+        if merged.reduce(0, { $0 + $1.count }) > limit { return nil }
+      }
+      return merged
+    }
+    var hits: [Range<Int>] = []
+    for var search in searches {
+      // Only lines are wanted: a line's later candidates are skipped.
+      search.firstMatchPerLine = true
+      // SAFETY: validated just above.
+      hits += search.byteRanges(in: buffer)
+    }
+    if searches.count > 1 { hits.sort { $0.lowerBound < $1.lowerBound } }
+    return lines(holding: hits, buffer, limit: limit)
+  }
+
+  /// The lines (without their '\n') holding `hits` (ascending), nil when
+  /// they hold more than `limit` bytes.
+  static func lines(holding hits: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>, limit: Int)
     -> [Range<Int>]?
   {
     var lines: [Range<Int>] = []
@@ -280,9 +312,29 @@ struct PatternMatcher: Sendable {
       let end = buffer.firstIndex(of: 0x0A, from: hit.lowerBound, to: buffer.count)
       lines.append(start..<end)
       total += end - start
-      if total > buffer.count / 4 { return nil }
+      if total > limit { return nil }
     }
     return lines
+  }
+
+  /// The union of two ascending lists of lines of one buffer (two lines
+  /// are the same or disjoint), ascending.
+  static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    result.reserveCapacity(a.count + b.count)
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      if j == b.count || (i < a.count && a[i].lowerBound < b[j].lowerBound) {
+        result.append(a[i])
+        i += 1
+      } else {
+        if i < a.count && a[i] == b[j] { i += 1 }
+        result.append(b[j])
+        j += 1
+      }
+    }
+    return result
   }
 
   /// ``ranges(in:error:)`` by one fold of all of `bytes` (whole lines),
