@@ -70,6 +70,46 @@ struct OneShotLinesTests {
     #expect(Self.lines(query, in: bytes) == expected, "\(text.debugDescription) / \(query)")
   }
 
+  /// The maximal subparts, as Swift's UTF-8 parser (which follows the
+  /// standard's practice, as the fold does) finds them, on random bytes
+  /// drawn mostly from lead and continuation bytes.
+  @Test(
+    "Ill-formed sequences are the standard's maximal subparts", arguments: [36, 37] as [UInt64])
+  func maximalSubparts(seed: UInt64) {
+    print("OneShotLinesTests.maximalSubparts seed \(seed)")
+    var rng = SplitMix64(seed: seed)
+    let interesting: [UInt8] = [
+      0x41, 0x0A, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+      0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ]
+    var found: [Range<Int>] = []
+    for round in 0..<4_000 {
+      let count = Int(rng.next() % 24)
+      let bytes = (0..<count).map { _ in
+        rng.next() % 4 == 0
+          ? UInt8(truncatingIfNeeded: rng.next())
+          : interesting[
+            Int(rng.next() % UInt64(interesting.count))]
+      }
+      var expected: [Range<Int>] = []
+      var parser = Unicode.UTF8.ForwardParser()
+      var iterator = bytes.makeIterator()
+      var offset = 0
+      parsing: while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let scalar): offset += scalar.count
+        case .error(let length):
+          expected.append(offset..<(offset + length))
+          offset += length
+        case .emptyInput: break parsing
+        }
+      }
+      bytes.withUnsafeBufferPointer { OneShotSearch.illFormedSequences($0, into: &found) }
+      #expect(found == expected, "seed \(seed) round \(round): \(bytes)")
+      if found != expected { return }
+    }
+  }
+
   @Test("A needle holding U+FFFD has no answer")
   func replacementCharacter() {
     #expect(Self.lines("a\u{FFFD}b", in: Array("a\u{FFFD}b".utf8)) == nil)

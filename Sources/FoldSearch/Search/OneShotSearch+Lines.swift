@@ -115,7 +115,10 @@ extension OneShotSearch {
               scan = Scan(search: search, input: line, origin: 0, mayFoldRest: false)
             } else {
               scan = nil
-              illFormed = Self.illFormedSequences(line)
+              Self.illFormedSequences(line, into: &illFormed)
+              // (Cut at the cost of a verification per 16 bytes: a text
+              // of ill-formed lines dense with candidates reads whole.)
+              work += line.count / 16
             }
           }
           let keep: Bool
@@ -161,7 +164,10 @@ extension OneShotSearch {
           if keep {
             lines.append(lineStart..<lineEnd)
             total += lineEnd - lineStart
-            if total > byteLimit { return nil }
+            // Nil too as soon as the lines kept are on course to hold
+            // more than `byteLimit` (by the share of the text scanned).
+            let onCourse = Int(Double(byteLimit) * Double(p) / Double(n)) + 1 << 18
+            if total > byteLimit || total > onCourse { return nil }
             skipTo = lineEnd + 1
           }
         }
@@ -184,24 +190,59 @@ extension OneShotSearch {
     return low < producers.count && producers[low] == value
   }
 
-  /// The ill-formed sequences of `bytes`, ascending: Unicode's maximal
-  /// subparts (§3.9, "U+FFFD Substitution of Maximal Subparts"), each of
-  /// which the whole fold reads as one U+FFFD.
+  /// The ill-formed sequences of `bytes`, ascending, in `result`: Unicode's
+  /// maximal subparts (§3.9, "U+FFFD Substitution of Maximal Subparts",
+  /// by Table 3-7's byte ranges), each of which the whole fold reads as one
+  /// U+FFFD. An ASCII byte is always a scalar of its own and ends any
+  /// sequence, so ASCII runs are skipped eight bytes at a time.
   ///
   /// - Complexity: O(n) for n bytes.
-  static func illFormedSequences(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-    var result: [Range<Int>] = []
-    var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    var offset = 0
-    while true {
-      switch parser.parseScalar(from: &iterator) {
-      case .valid(let scalar): offset += scalar.count
-      case .error(let length):
-        result.append(offset..<(offset + length))
-        offset += length
-      case .emptyInput: return result
+  package static func illFormedSequences(
+    _ bytes: UnsafeBufferPointer<UInt8>, into result: inout [Range<Int>]
+  ) {
+    result.removeAll(keepingCapacity: true)
+    let n = bytes.count
+    guard let base = bytes.baseAddress else { return }
+    var i = 0
+    while i < n {
+      if i + 8 <= n {
+        // SAFETY: i + 8 <= n bytes are readable; unaligned load.
+        let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        if word & 0x8080_8080_8080_8080 == 0 {
+          i += 8
+          continue
+        }
       }
+      let b0 = base[i]
+      if b0 < 0x80 {
+        i += 1
+        continue
+      }
+      // The second byte's range after each lead, then the length.
+      let (low, high, width): (UInt8, UInt8, Int)
+      switch b0 {
+      case 0xC2...0xDF: (low, high, width) = (0x80, 0xBF, 2)
+      case 0xE0: (low, high, width) = (0xA0, 0xBF, 3)
+      case 0xE1...0xEC, 0xEE...0xEF: (low, high, width) = (0x80, 0xBF, 3)
+      case 0xED: (low, high, width) = (0x80, 0x9F, 3)
+      case 0xF0: (low, high, width) = (0x90, 0xBF, 4)
+      case 0xF1...0xF3: (low, high, width) = (0x80, 0xBF, 4)
+      case 0xF4: (low, high, width) = (0x80, 0x8F, 4)
+      default:
+        // A continuation byte, C0, C1 or F5–FF: ill-formed alone.
+        result.append(i..<(i + 1))
+        i += 1
+        continue
+      }
+      // The longest well-formed prefix of the sequence, up to `width`.
+      var k = 1
+      while k < width && i + k < n {
+        let b = base[i + k]
+        guard k == 1 ? (low...high).contains(b) : (0x80...0xBF).contains(b) else { break }
+        k += 1
+      }
+      if k < width { result.append(i..<(i + k)) }
+      i += k
     }
   }
 }
