@@ -278,7 +278,18 @@ struct PatternMatcher: Sendable {
     -> [Range<Int>]?
   {
     let limit = buffer.count / 4
-    guard UTF8Validation.isValid(buffer) else {
+    let stretches: [Range<Int>]
+    if UTF8Validation.isValid(buffer) {
+      stretches = [0..<buffer.count]
+    } else if let wellFormed = wellFormedStretches(buffer, atMost: 64),
+      searches.allSatisfy({ !$0.needleHoldsReplacement })
+    {
+      // A few ill-formed sequences: the stretches between them are read
+      // as texts of their own (an ill-formed sequence folds to U+FFFD,
+      // which no literal here holds, so no occurrence spans one; the
+      // fold is per scalar).
+      stretches = wellFormed
+    } else {
       var merged: [Range<Int>] = []
       for var search in searches {
         guard let lines = search.matchingLines(in: buffer, byteLimit: limit) else { return nil }
@@ -291,11 +302,47 @@ struct PatternMatcher: Sendable {
     for var search in searches {
       // Only lines are wanted: a line's later candidates are skipped.
       search.firstMatchPerLine = true
-      // SAFETY: validated just above.
-      hits += search.byteRanges(in: buffer)
+      for stretch in stretches where !stretch.isEmpty {
+        // SAFETY: a stretch is well-formed (validated, or between the
+        // ill-formed sequences found).
+        let found = search.byteRanges(in: UnsafeBufferPointer(rebasing: buffer[stretch]))
+        let shift = stretch.lowerBound
+        hits += shift == 0 ? found : found.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+      }
     }
-    if searches.count > 1 { hits.sort { $0.lowerBound < $1.lowerBound } }
+    if searches.count > 1 || stretches.count > 1 { hits.sort { $0.lowerBound < $1.lowerBound } }
     return lines(holding: hits, buffer, limit: limit)
+  }
+
+  /// The well-formed stretches of `buffer` between its ill-formed UTF-8
+  /// sequences (``OneShotSearch/illFormedSequences(_:into:)``), nil when
+  /// it holds more than `atMost` such sequences. Blocks of about 64 KiB,
+  /// cut after a line end (so that no scalar spans a cut), are validated
+  /// at vector speed; only an ill-formed block is read byte by byte.
+  static func wellFormedStretches(_ buffer: UnsafeBufferPointer<UInt8>, atMost: Int)
+    -> [Range<Int>]?
+  {
+    var stretches: [Range<Int>] = []
+    var bad: [Range<Int>] = []
+    var start = 0
+    var i = 0
+    let n = buffer.count
+    while i < n {
+      var end = min(n, i + (64 << 10))
+      if end < n { end = min(n, buffer.firstIndex(of: 0x0A, from: end, to: n) + 1) }
+      let block = UnsafeBufferPointer(rebasing: buffer[i..<end])
+      if !UTF8Validation.isValid(block) {
+        OneShotSearch.illFormedSequences(block, into: &bad)
+        for sequence in bad {
+          stretches.append(start..<(i + sequence.lowerBound))
+          start = i + sequence.upperBound
+        }
+        if stretches.count > atMost { return nil }
+      }
+      i = end
+    }
+    stretches.append(start..<n)
+    return stretches
   }
 
   /// The lines (without their '\n') holding `hits` (ascending), nil when

@@ -62,10 +62,7 @@ extension OneShotSearch {
   package mutating func matchingLines(
     in input: UnsafeBufferPointer<UInt8>, byteLimit: Int
   ) -> [Range<Int>]? {
-    let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
-    guard !needle.contains(0x0A),
-      !needle.indices.contains(where: { needle[$0...].starts(with: replacement) })
-    else { return nil }
+    guard !needle.contains(0x0A), !needleHoldsReplacement else { return nil }
     guard let base = input.baseAddress, input.count > 0 else { return [] }
     if adaptsToText {
       adapt(to: input)
@@ -175,6 +172,14 @@ extension OneShotSearch {
       }
       return lines
     }
+  }
+
+  /// Whether the folded needle holds U+FFFD, which an ill-formed sequence
+  /// folds to: only a needle without it lies, wherever it occurs, inside
+  /// the well-formed stretches of a text.
+  package var needleHoldsReplacement: Bool {
+    let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+    return needle.indices.contains { needle[$0...].starts(with: replacement) }
   }
 
   /// Whether a well-formed scalar starts at `p` whose fold holds the anchor
