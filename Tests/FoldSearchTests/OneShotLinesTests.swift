@@ -110,6 +110,15 @@ struct OneShotLinesTests {
     }
   }
 
+  /// The example of `matchingLines(in:byteLimit:)`'s documentation.
+  @Test func documentationExample() throws {
+    let query = try #require(FoldedQuery("cafe", table: .shared))
+    var search = try #require(OneShotSearch(query, table: .shared))
+    let text = Array("un café\n".utf8) + [0xFF] + Array("CAFE\nthe end".utf8)
+    let lines = text.withUnsafeBufferPointer { search.matchingLines(in: $0, byteLimit: 100) }
+    #expect(lines == [0..<8, 9..<14])
+  }
+
   @Test("A needle holding U+FFFD has no answer")
   func replacementCharacter() {
     #expect(Self.lines("a\u{FFFD}b", in: Array("a\u{FFFD}b".utf8)) == nil)

@@ -51,10 +51,10 @@ extension OneShotSearch {
   /// pinned) and kept, as ``hasCandidate(in:)`` does.
   ///
   /// ```swift
-  /// var search = OneShotSearch(FoldedQuery("cafe")!, table: .shared)!
-  /// let text: [UInt8] = Array("un café\n\u{FF}CAFE\nthe end".utf8)
+  /// var search = OneShotSearch(FoldedQuery("cafe", table: .shared)!, table: .shared)!
+  /// let text = Array("un café\n".utf8) + [0xFF] + Array("CAFE\nthe end".utf8)
   /// text.withUnsafeBufferPointer { search.matchingLines(in: $0, byteLimit: 100) }
-  /// // [0..<8, 9..<16]
+  /// // [0..<8, 9..<14]: "un café", and 0xFF (read as U+FFFD) "CAFE"
   /// ```
   ///
   /// - Complexity: O(n) for n input bytes: the kernel's scan, plus a walk,
