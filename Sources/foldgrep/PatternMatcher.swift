@@ -72,8 +72,8 @@ struct PatternMatcher: Sendable {
   /// search's matches never overlap, but an occurrence it skips overlaps
   /// one it reports, in the same line (a literal holds no line end); and
   /// the line is all that counts, so each search stops at a line's first
-  /// match. A chunk that is not well-formed UTF-8 is filtered too, line by
-  /// line (see ``candidateLines(_:in:)``). The
+  /// match. A chunk that is not well-formed UTF-8 is filtered too (see
+  /// ``candidateLines(_:in:)``). The
   /// `foundation` profile only (the one-shot search's; its folds do not
   /// depend on the characters around).
   static func prefilter(for pattern: FoldedPattern) -> [OneShotSearch]? {
@@ -268,12 +268,15 @@ struct PatternMatcher: Sendable {
   ///
   /// A well-formed chunk (the common case: one validation pass, at several
   /// times the scan's speed) takes each search's ``OneShotSearch/byteRanges(in:)``,
-  /// a line's first match only. An ill-formed one, which the one-shot
-  /// search cannot read whole, takes ``OneShotSearch/matchingLines(in:byteLimit:)``:
-  /// the kernel's candidates, each verified inside its own line when that
-  /// line is well-formed, a line with an ill-formed sequence and a
-  /// candidate kept unverified (a superset, which the fold and PCRE2 then
-  /// decide).
+  /// a line's first match only. The one-shot search reads only
+  /// well-formed UTF-8; an ill-formed sequence folds to U+FFFD, which no
+  /// literal here holds (else no prefilter), so no occurrence spans one.
+  /// So a chunk with at most 64 ill-formed sequences is searched stretch
+  /// by stretch, the well-formed stretches between them
+  /// (``wellFormedStretches(_:atMost:)``) each as a text of its own; one
+  /// with more (a Latin-1 file) takes ``OneShotSearch/matchingLines(in:byteLimit:)``:
+  /// the kernel's candidates, each verified inside the well-formed stretch
+  /// of its line.
   static func candidateLines(_ searches: [OneShotSearch], in buffer: UnsafeBufferPointer<UInt8>)
     -> [Range<Int>]?
   {
