@@ -46,7 +46,10 @@ struct PatternMatcher: Sendable {
   /// searching.
   ///
   /// The one-shot search of each (``FoldFinder/scansRawBytes``): the
-  /// `foundation` profile only.
+  /// `foundation` profile only. A line is all that counts, so each search
+  /// stops at a line's first match, and a chunk that is not well-formed
+  /// UTF-8 is filtered too (``FoldFinder/candidateLines(of:in:byteLimit:)``:
+  /// no literal holds U+FFFD, the fold of an ill-formed sequence).
   static func prefilter(for pattern: FoldedPattern) -> [FoldFinder]? {
     guard let literals = pattern.prefilterLiterals else { return nil }
     var searches: [FoldFinder] = []
@@ -69,17 +72,8 @@ struct PatternMatcher: Sendable {
   func ranges(in bytes: [UInt8], error: inout (offset: Int, message: String)?) -> [Range<Int>] {
     guard !bytes.isEmpty else { return [] }
     if let prefilter,
-      let lines = bytes.withUnsafeBufferPointer({ buffer -> [Range<Int>]? in
-        guard UTF8Validation.isValid(buffer) else { return nil }
-        // SAFETY: validated just above.
-        var report = FoldFinder.SearchReport()
-        let hits =
-          prefilter.count == 1
-          ? prefilter[0].byteRanges(inValidUTF8: buffer, report: &report)
-          : prefilter.flatMap { $0.byteRanges(inValidUTF8: buffer, report: &report) }.sorted {
-            $0.lowerBound < $1.lowerBound
-          }
-        return Self.candidateLines(hits, buffer)
+      let lines = bytes.withUnsafeBufferPointer({
+        FoldFinder.candidateLines(of: prefilter, in: $0, byteLimit: $0.count / 4)
       })
     {
       return candidateRanges(lines, in: bytes, error: &error)
@@ -122,25 +116,6 @@ struct PatternMatcher: Sendable {
       let start = original(range.lowerBound)
       return start..<(start + range.count)
     }
-  }
-
-  /// The lines (without their '\n') holding `hits`, nil when they are
-  /// more than a quarter of `buffer` (then one fold of it all is cheaper).
-  static func candidateLines(_ hits: [Range<Int>], _ buffer: UnsafeBufferPointer<UInt8>)
-    -> [Range<Int>]?
-  {
-    var lines: [Range<Int>] = []
-    var total = 0
-    for hit in hits {
-      if let last = lines.last, hit.lowerBound < last.upperBound { continue }
-      var start = hit.lowerBound
-      while start > 0 && buffer[start - 1] != 0x0A { start -= 1 }
-      let end = buffer.firstIndex(of: 0x0A, from: hit.lowerBound, to: buffer.count)
-      lines.append(start..<end)
-      total += end - start
-      if total > buffer.count / 4 { return nil }
-    }
-    return lines
   }
 
   /// ``ranges(in:error:)`` by one fold of all of `bytes` (whole lines),

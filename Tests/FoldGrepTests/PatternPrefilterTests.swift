@@ -60,10 +60,7 @@ struct PatternPrefilterTests {
         #expect(with == without, "\(pattern) in \(text.debugDescription)")
         if let searches = matcher.prefilter, !without.isEmpty,
           bytes.withUnsafeBufferPointer({ buffer in
-            PatternMatcher.candidateLines(
-              searches.flatMap { $0.byteRanges(in: buffer) }.sorted {
-                $0.lowerBound < $1.lowerBound
-              }, buffer) != nil
+            FoldFinder.candidateLines(of: searches, in: buffer, byteLimit: buffer.count / 4) != nil
           })
         {
           decided += 1
@@ -89,6 +86,129 @@ struct PatternPrefilterTests {
       queries: ["stras.e"], wholeWords: false, wholeLines: false, profile: .foundation)
     var error: (offset: Int, message: String)? = nil
     #expect(street.ranges(in: Array("Straße\n".utf8), error: &error) == [0..<7])
+  }
+
+  /// On chunks that are not well-formed UTF-8 the prefilter verifies each
+  /// candidate inside the well-formed stretch of its line
+  /// (`OneShotSearch.matchingLines`): still the same matches as without it,
+  /// with ill-formed bytes (lone continuations, cut sequences, overlongs,
+  /// surrogates, bytes above F4) strewn over the lines, beside and inside
+  /// the words the literals find.
+  @Test(arguments: [36, 361, 362] as [UInt64])
+  func sameMatchesOnIllFormedChunks(seed: UInt64) throws {
+    print("PatternPrefilterTests.sameMatchesOnIllFormedChunks seed \(seed)")
+    var rng = SplitMix64(seed: seed)
+    let words = [
+      "café", "CAFÉ", "cafe\u{301}s", "très", "TRES", "Straße", "STRASSE", "ﬁne", "eﬃn", "crest",
+      "ssen", "ßen", "xﬁne", "abﬁnes", "ressi", "Étés", "stre", "configuração", "écran",
+      "función", "número 12", "préférences",
+    ]
+    let letters = ["a", "e", "é", "s", "ß", "f", "ﬁ", "i", "n", "t", "c", "r", " ", "\u{301}", "x"]
+    let illFormed: [[UInt8]] = [
+      [0x80], [0xBF], [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], [0xED, 0xA0, 0x80],
+      [0xF5], [0xFF], [0xE0, 0x80, 0xAF],
+    ]
+    func pick<T>(_ from: [T]) -> T { from[Int(rng.next() % UInt64(from.count))] }
+    let patterns =
+      Self.patterns + [
+        "configura[cç][aã]o", "\\b[eé]cran", "funci[oó]n|configuraci[oó]n|conexi[oó]n",
+        "pr[eé]f[eé]rences?", "n[uú]mero \\d+",
+      ]
+    var prefiltered = 0
+    var decided = 0
+    for pattern in patterns {
+      let matcher = try PatternMatcher(
+        queries: [pattern], wholeWords: false, wholeLines: false, profile: .foundation)
+      guard matcher.prefilter != nil else { continue }
+      prefiltered += 1
+      var plain = matcher
+      plain.prefilter = nil
+      for round in 0..<20 {
+        // Odd rounds: ill-formed bytes everywhere (read line by line);
+        // even ones: one to three (the stretches between them read whole).
+        let sparse = round.isMultiple(of: 2)
+        var bytes: [UInt8] = []
+        for _ in 0..<40 {
+          for _ in 0..<8 {
+            switch rng.next() % 40 {
+            case 0..<4 where !sparse: bytes += pick(illFormed)
+            case 4: bytes += Array(pick(words).utf8)
+            default: bytes += Array(pick(letters).utf8)
+            }
+          }
+          if !sparse && rng.next() % 8 == 0 {
+            // Inside a word: its bytes with ill-formed ones among them.
+            var word = Array(pick(words).utf8)
+            word.insert(contentsOf: pick(illFormed), at: Int(rng.next() % UInt64(word.count + 1)))
+            bytes += word
+          }
+          bytes.append(0x0A)
+        }
+        if sparse {
+          for _ in 0..<(1 + rng.next() % 3) {
+            bytes.insert(
+              contentsOf: pick(illFormed), at: Int(rng.next() % UInt64(bytes.count + 1)))
+          }
+        }
+        var error: (offset: Int, message: String)? = nil
+        let with = matcher.ranges(in: bytes, error: &error)
+        let without = plain.ranges(in: bytes, error: &error)
+        #expect(with == without, "seed \(seed) round \(round): \(pattern) in \(bytes)")
+        if with != without { return }
+        if let searches = matcher.prefilter, !without.isEmpty,
+          bytes.withUnsafeBufferPointer({ buffer in
+            !UTF8Validation.isValid(buffer)
+              && FoldFinder.candidateLines(of: searches, in: buffer, byteLimit: buffer.count / 4)
+                != nil
+          })
+        {
+          decided += 1
+        }
+      }
+    }
+    #expect(prefiltered >= 30, "\(prefiltered)")
+    // Ill-formed chunks where the prefilter chose the lines and some matched.
+    #expect(decided >= 100, "\(decided)")
+  }
+
+  /// The well-formed stretches of a chunk are the gaps between its
+  /// ill-formed sequences, found block by block (blocks cut after a line
+  /// end) as over the whole chunk, on chunks of several blocks with stray
+  /// bytes near the cuts; nil past the limit.
+  @Test(arguments: [36, 37] as [UInt64])
+  func wellFormedStretches(seed: UInt64) {
+    print("PatternPrefilterTests.wellFormedStretches seed \(seed)")
+    var rng = SplitMix64(seed: seed)
+    let line = Array("Configuração de la función, préférences: número 5\n".utf8)
+    let strays: [[UInt8]] = [[0xFF], [0x80], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80]]
+    for round in 0..<4 {
+      var bytes: [UInt8] = []
+      while bytes.count < 200_000 { bytes += line }
+      let count = Int(rng.next() % 12)
+      for _ in 0..<count {
+        // Near a 64 KiB cut half of the time.
+        let near = Int(1 + rng.next() % 2) * (64 << 10) + Int(rng.next() % 200) - 100
+        let at = rng.next() % 2 == 0 ? near : Int(rng.next() % UInt64(bytes.count))
+        bytes.insert(contentsOf: strays[Int(rng.next() % UInt64(strays.count))], at: at)
+      }
+      var bad: [Range<Int>] = []
+      bytes.withUnsafeBufferPointer { OneShotSearch.illFormedSequences($0, into: &bad) }
+      var expected: [Range<Int>] = []
+      var start = 0
+      for sequence in bad {
+        expected.append(start..<sequence.lowerBound)
+        start = sequence.upperBound
+      }
+      expected.append(start..<bytes.count)
+      let found = bytes.withUnsafeBufferPointer {
+        FoldFinder.wellFormedStretches($0, atMost: 64)
+      }
+      #expect(found == expected, "seed \(seed) round \(round)")
+      let limited = bytes.withUnsafeBufferPointer {
+        FoldFinder.wellFormedStretches($0, atMost: bad.count - 1)
+      }
+      #expect((limited == nil) == !bad.isEmpty, "seed \(seed) round \(round)")
+    }
   }
 
   /// The literals chosen for a pattern: per top-level alternative, the
