@@ -56,6 +56,27 @@ struct FoldFinderTests {
     #expect(!FoldProfile.foundation.foldsToItself("É"))
   }
 
+  @Test("Candidate lines of several finders: the documented example, ill-formed bytes")
+  func candidateLines() throws {
+    let finders = [try FoldFinder("configuracion"), try FoldFinder("conexion")]
+    func lines(_ bytes: [UInt8]) -> [Range<Int>]? {
+      bytes.withUnsafeBufferPointer {
+        FoldFinder.candidateLines(of: finders, in: $0, byteLimit: $0.count)
+      }
+    }
+    let chunk = Self.bytes("la configuración\nnada\nCONEXIÓN\n")
+    #expect(lines(chunk) == [0..<17, 23..<32])
+    // An ill-formed byte: the lines with a match are still listed.
+    let stray = Self.bytes("x\n") + [0xFF] + Self.bytes(" conexión\nnada\n")
+    let found = try #require(lines(stray))
+    #expect(found.contains(2..<13) && !found.contains(14..<18))
+    // Over the limit: nil (reading the buffer whole is cheaper).
+    #expect(
+      chunk.withUnsafeBufferPointer {
+        FoldFinder.candidateLines(of: finders, in: $0, byteLimit: 10)
+      } == nil)
+  }
+
   @Test("The Getting Started example")
   func gettingStartedExample() throws {
     let finder = try FoldFinder("cafe")
