@@ -200,12 +200,10 @@ struct IgnoreTests {
   /// Random trees and random .gitignore files (and .git/info/exclude and
   /// the global excludes file): foldgrep --files lists exactly the files
   /// `git ls-files --others --exclude-standard` lists. The seed is printed;
-  /// FOLDGREP_TEST_SEED replays one.
+  /// FOLDSEARCH_TEST_SEED replays one.
   @Test func gitignoreAgreesWithGit() throws {
     let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("IgnoreTests.gitignoreAgreesWithGit seed: \(seed)")
+      TestSeed.resolve("IgnoreTests.gitignoreAgreesWithGit", fallback: 0x5EED_0001)
     var rng = SplitMix64(seed: seed)
     var trialsIgnoringSome = 0
     for trial in 0..<30 {
@@ -278,12 +276,10 @@ struct IgnoreTests {
   /// foldgrep --files lists what `rg --files` (ripgrep 13) lists, from the
   /// top of the tree (below it, ripgrep 13 misapplies a parent's rules that
   /// contain a `/`; foldgrep follows git there). The seed is printed;
-  /// FOLDGREP_TEST_SEED replays one.
+  /// FOLDSEARCH_TEST_SEED replays one.
   @Test func ignoreFilesAgreeWithRipgrep() throws {
     let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("IgnoreTests.ignoreFilesAgreeWithRipgrep seed: \(seed)")
+      TestSeed.resolve("IgnoreTests.ignoreFilesAgreeWithRipgrep", fallback: 0x5EED_0002)
     var rng = SplitMix64(seed: seed)
     for trial in 0..<30 {
       let scratch = try Scratch()

@@ -23,12 +23,10 @@ struct LongLineTests {
 
   /// Random texts of a few long lines (and short ones), each counted with
   /// chunks far smaller than its lines and in one chunk: `-c`, `-l` and
-  /// `-q` agree. The seed is printed; FOLDGREP_TEST_SEED replays one.
+  /// `-q` agree. The seed is printed; FOLDSEARCH_TEST_SEED replays one.
   @Test func piecesCountWhatTheWholeLineCounts() throws {
     let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("LongLineTests.piecesCountWhatTheWholeLineCounts seed: \(seed)")
+      TestSeed.resolve("LongLineTests.piecesCountWhatTheWholeLineCounts", fallback: 0x5EED_0005)
     var rng = SplitMix64(seed: seed)
     let scratch = try FoldGrepTests.Scratch()
     var linesWithMatches = 0

@@ -43,12 +43,10 @@ struct MergeTests {
   /// Random lines over a small alphabet and two to six overlapping queries
   /// (prefixes of each other, shifted copies, repeats): the merge of each
   /// query's own leftmost matches, searched again where needed, equals the
-  /// specification. The seed is printed; FOLDGREP_TEST_SEED replays one.
+  /// specification. The seed is printed; FOLDSEARCH_TEST_SEED replays one.
   @Test func mergeFollowsItsSpecification() {
     let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("MergeTests.mergeFollowsItsSpecification seed: \(seed)")
+      TestSeed.resolve("MergeTests.mergeFollowsItsSpecification", fallback: 0x5EED_0004)
     var rng = SplitMix64(seed: seed)
     let alphabet = Array("aab x\n".utf8)
     for trial in 0..<400 {

@@ -224,12 +224,10 @@ struct OneShotPathTests {
   /// Random texts from the lines' pieces, ill-formed bytes now and then,
   /// random queries (one to three, plannable or not, -w or not): the
   /// one-shot path, the forced whole fold and the library agree. The seed
-  /// is printed; FOLDGREP_TEST_SEED replays one.
+  /// is printed; FOLDSEARCH_TEST_SEED replays one.
   @Test func randomTextsAgree() {
     let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("OneShotPathTests.randomTextsAgree seed: \(seed)")
+      TestSeed.resolve("OneShotPathTests.randomTextsAgree", fallback: 0x5EED_0003)
     var rng = SplitMix64(seed: seed)
     let pieces: [[UInt8]] =
       Self.lines.flatMap { $0.split(separator: " ").map { Array($0.utf8) } } + [

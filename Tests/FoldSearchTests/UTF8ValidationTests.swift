@@ -206,12 +206,11 @@ struct UTF8ValidationTests {
 
   /// Random byte soups (weighted to the bytes that matter) and well-formed
   /// text with a few corruptions, against the stdlib. The seed is printed;
-  /// FOLDGREP_TEST_SEED replays one.
+  /// FOLDSEARCH_TEST_SEED replays one.
   @Test func randomSoupsMatchTheStandardLibrary() {
     let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("UTF8ValidationTests.randomSoupsMatchTheStandardLibrary seed: \(seed)")
+      TestSeed.resolve(
+        "UTF8ValidationTests.randomSoupsMatchTheStandardLibrary", fallback: 0x5EED_000B)
     var rng = SplitMix64(seed: seed)
     let interesting: [UInt8] = [
       0x00, 0x0A, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0,
