@@ -186,10 +186,23 @@ struct Matcher: Sendable {
   /// rest of the chunk itself: the chunk is never folded more than twice),
   /// and the next chunks of the file for a while (``Pacing``).
   func ranges(in bytes: [UInt8], pacing: inout Pacing, path: inout Path) -> [Range<Int>] {
+    if let pattern {
+      pacing.onePerLine = false
+      path = .wholeFold
+      return pattern.ranges(in: bytes, error: &pacing.patternError)
+    }
+    return bytes.withUnsafeBufferPointer { ranges(in: $0, pacing: &pacing, path: &path) }
+  }
+
+  /// ``ranges(in:pacing:path:)`` for a chunk in a buffer (read into a
+  /// reused one, or mapped), not copied unless folded.
+  func ranges(in bytes: UnsafeBufferPointer<UInt8>, pacing: inout Pacing, path: inout Path)
+    -> [Range<Int>]
+  {
     pacing.onePerLine = false
     if let pattern {
       path = .wholeFold
-      return pattern.ranges(in: bytes, error: &pacing.patternError)
+      return pattern.ranges(in: Array(bytes), error: &pacing.patternError)
     }
     if queries.isEmpty { return [] }
     if let querySet {
@@ -281,7 +294,9 @@ struct Matcher: Sendable {
   /// with no match running into it), the longest there when several
   /// queries match, and it takes in the ignorables at the line's end; so
   /// keeping these finds every line equal to a query under the profile.
-  static func spanningLines(_ ranges: [Range<Int>], _ bytes: [UInt8]) -> [Range<Int>] {
+  static func spanningLines(_ ranges: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>)
+    -> [Range<Int>]
+  {
     ranges.filter { range in
       (range.lowerBound == 0 || bytes[range.lowerBound - 1] == 0x0A)
         && (range.upperBound == bytes.count || bytes[range.upperBound] == 0x0A)
@@ -340,7 +355,7 @@ struct Matcher: Sendable {
   /// - Complexity: O(n) in the chunk's length beyond the search: a line is
   ///   searched again at most once.
   private func withinLines(
-    _ ranges: [Range<Int>], _ bytes: [UInt8], search: ([UInt8]) -> [Range<Int>]
+    _ ranges: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>, search: ([UInt8]) -> [Range<Int>]
   ) -> [Range<Int>] {
     bytes.withUnsafeBufferPointer { buffer in
       func crossesLine(_ range: Range<Int>) -> Bool {
