@@ -2,10 +2,12 @@
 // ``ChunkReader``: no copy of the bytes into the process, no fresh pages.
 //
 // Idea: a large regular file is mapped read-only a window at a time
-// (``MappedFile/windowSize``, or more for a longer line), the window's page
-// tables filled by the kernel at once (MAP_POPULATE: no fault per page), and
-// the chunks the reader cuts at line ends are views into the window, valid
-// until the next chunk is asked for.
+// (``MappedFile/windowSize``, or more for a longer line), advised for
+// sequential reading (read-ahead, and the kernel maps the pages around a
+// fault at once), and the chunks the reader cuts at line ends are views
+// into the window, valid until the next chunk is asked for. (MAP_POPULATE,
+// which fills the window's page tables up front, measured slower: see
+// Benchmarks/HISTORY.md.)
 //
 // Invariants:
 // - A window never reaches past the file's size when it was mapped: a page
@@ -95,7 +97,7 @@ final class MappedFile {
         return .failure(InputError(message: "too many files mapped at once"))
       }
       let mapped = mmap(
-        nil, newEnd - newStart, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, off_t(newStart))
+        nil, newEnd - newStart, PROT_READ, MAP_PRIVATE, fd, off_t(newStart))
       guard let mapped, mapped != MAP_FAILED else {
         MappedWindows.release(slot)
         return .failure(InputError(message: errorText(errno)))
@@ -159,7 +161,7 @@ enum MappedWindows {
     return mutex
   }()
 
-  nonisolated(unsafe) static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+  static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
   /// Installs the SIGBUS handler, once; false if it could not be.
   static let installed: Bool = {
@@ -205,9 +207,10 @@ enum MappedWindows {
   private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
     // (si_addr: the faulting address, after the three ints of siginfo_t's
     // header and their padding.)
-    let address = info.map {
-      UnsafeRawPointer($0).load(fromByteOffset: 16, as: Int.self)
-    } ?? 0
+    let address =
+      info.map {
+        UnsafeRawPointer($0).load(fromByteOffset: 16, as: Int.self)
+      } ?? 0
     let page = pageSize
     for slot in 0..<capacity {
       let start = slots[3 * slot]

@@ -222,10 +222,13 @@ struct Matcher: Sendable {
         // one's every match: a line's first match alone is for one query.)
         let firstPerLine = linesOnly && oneShots.count == 1 && !wholeWords && !wholeLines
         bytes.withUnsafeBufferPointer { buffer in
-          // A chunk where no query's kernel reports a candidate holds no
-          // match, well-formed or not: it needs no validation (a pass over
-          // it as long as the scan's).
+          // A block of lines where no query's kernel reports a candidate
+          // holds no match, well-formed or not: it needs no validation (a
+          // pass over it as long as the scan's) and no search. Each query
+          // searches its runs of blocks with candidates.
           var prepared = oneShots
+          // (First over the whole chunk: each search adapts its anchor to
+          // the text it is first given, and stops at the first candidate.)
           var candidates = false
           for k in prepared.indices where !candidates {
             candidates = prepared[k].hasCandidate(in: buffer) ?? true
@@ -234,20 +237,54 @@ struct Matcher: Sendable {
             perQuery = Array(repeating: [], count: queries.count)
             return
           }
-          guard UTF8Validation.isValid(buffer) else { return }
-          for var search in prepared {
+          let blocks = Self.lineBlocks(buffer, size: validationBlock)
+          var runs: [[Range<Int>]] = []
+          var needed = [Bool](repeating: false, count: blocks.count)
+          for k in prepared.indices {
+            var queryRuns: [Range<Int>] = []
+            for (b, block) in blocks.enumerated()
+            where prepared[k].hasCandidate(in: UnsafeBufferPointer(rebasing: buffer[block])) ?? true
+            {
+              needed[b] = true
+              if let last = queryRuns.last, last.upperBound == block.lowerBound {
+                queryRuns[queryRuns.count - 1] = last.lowerBound..<block.upperBound
+              } else {
+                queryRuns.append(block)
+              }
+            }
+            runs.append(queryRuns)
+          }
+          // (Blocks end after a '\n': the chunk is well-formed where every
+          // block is.)
+          for (b, block) in blocks.enumerated() where needed[b] {
+            guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: buffer[block])) else {
+              return
+            }
+          }
+          for (k, var search) in prepared.enumerated() {
             search.firstMatchPerLine = firstPerLine
-            var statistics = OneShotSearch.Statistics()
-            // SAFETY: the chunk was validated just above.
-            // (On this thread: foldgrep runs a thread per file; a chunk
-            // is smaller than the search's threshold unless it is a piece
-            // of a long line, where a thread hand-off per piece costs more
-            // than it saves on a busy machine.)
-            perQuery.append(
-              search.byteRanges(in: buffer, parallelism: .sequential, statistics: &statistics))
-            pacing.onePerLine =
-              firstPerLine && statistics.wholeFoldFrom == nil && statistics.pieces == 0
-            if statistics.wholeFoldFrom != nil {
+            var ranges: [Range<Int>] = []
+            var onePerLine = firstPerLine
+            var dense = false
+            for run in runs[k] {
+              var statistics = OneShotSearch.Statistics()
+              // SAFETY: the run's blocks were validated just above.
+              // (On this thread: foldgrep runs a thread per file; a chunk
+              // is smaller than the search's threshold unless it is a piece
+              // of a long line, where a thread hand-off per piece costs more
+              // than it saves on a busy machine.)
+              let found = search.byteRanges(
+                in: UnsafeBufferPointer(rebasing: buffer[run]), parallelism: .sequential,
+                statistics: &statistics)
+              ranges += found.map {
+                ($0.lowerBound + run.lowerBound)..<($0.upperBound + run.lowerBound)
+              }
+              onePerLine = onePerLine && statistics.wholeFoldFrom == nil && statistics.pieces == 0
+              if statistics.wholeFoldFrom != nil { dense = true }
+            }
+            perQuery.append(ranges)
+            pacing.onePerLine = onePerLine
+            if dense {
               pacing.wholeFoldChunks = Pacing.denseBackoff
               break
             }
@@ -286,6 +323,28 @@ struct Matcher: Sendable {
         }
       } : perQuery.first ?? []
     return wholeLines ? Self.spanningLines(merged, bytes) : merged
+  }
+
+  /// The one-shot path checks and searches a chunk in blocks of about this
+  /// many bytes (``lineBlocks(_:size:)``): only those where a query's
+  /// kernel reports a candidate are validated and searched. Tests lower it.
+  var validationBlock = 32 << 10
+
+  /// `buffer` cut into blocks of whole lines: each ends after the first
+  /// '\n' at or after `size` bytes from its start (the last at the end).
+  static func lineBlocks(_ buffer: UnsafeBufferPointer<UInt8>, size: Int) -> [Range<Int>] {
+    var blocks: [Range<Int>] = []
+    var start = 0
+    while start < buffer.count {
+      let from = start + max(1, size) - 1
+      let end =
+        from >= buffer.count
+        ? buffer.count
+        : min(buffer.firstIndex(of: 0x0A, from: from, to: buffer.count) + 1, buffer.count)
+      blocks.append(start..<end)
+      start = end
+    }
+    return blocks
   }
 
   /// The matches of `ranges` that span their whole line, from its start to

@@ -1,3 +1,4 @@
+import FoldSearch
 import Foundation
 import Testing
 import _FoldSearchTestSupport
@@ -159,13 +160,99 @@ struct MappedInputTests {
       try process.run()
       usleep(UInt32(2_000 * attempt))
       #expect(truncate(path, 4096) == 0)
-      let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let message = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       #expect(process.terminationReason == .exit, "attempt \(attempt)")
       #expect([0, 1, 2].contains(process.terminationStatus))
       if process.terminationStatus == 2 {
         #expect(message.contains("the file shrank while it was read"), "\(message)")
       }
+    }
+  }
+
+  /// The one-shot path in blocks of lines (``Matcher/validationBlock``):
+  /// only blocks where a kernel reports a candidate are validated and
+  /// searched. Random texts with ill-formed bytes in some lines, searched
+  /// with blocks of a few bytes to the whole chunk, for one query and
+  /// several, counting lines and not: the ranges are the whole fold's, and
+  /// a chunk is folded whole only when a block with a candidate is
+  /// ill-formed. The seed is printed; FOLDGREP_TEST_SEED replays one.
+  @Test func blocksWithoutCandidatesAreNeitherValidatedNorSearched() {
+    let seed =
+      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
+      ?? UInt64.random(in: 0...UInt64.max)
+    print("MappedInputTests.blocksWithoutCandidatesAreNeitherValidatedNorSearched seed: \(seed)")
+    var rng = SplitMix64(seed: seed)
+    let querySets = [["cafe"], ["strasse"], ["ω"], ["cafe", "strasse"], ["e", "ω", "yy"]]
+    for trial in 0..<60 {
+      var bytes: [UInt8] = []
+      for _ in 0..<(10 + Int(rng.next() % 80)) {
+        let piece = Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))]
+        // (Short "y" runs: blocks of a few lines.)
+        bytes += piece.count > 100 ? Array(piece.prefix(Int(rng.next() % 40))) : piece
+      }
+      let queries = querySets[Int(rng.next() % UInt64(querySets.count))]
+      for linesOnly in [false, true] {
+        var matcher = Matcher(queries: queries, wholeWords: false)!
+        matcher.oneShotMinimumLength = 0
+        matcher.linesOnly = linesOnly
+        var expectedLines = Set<Int>()
+        let expected = OneShotPathTests.expected(queries, in: bytes)
+        for match in expected {
+          expectedLines.insert(bytes[..<match.lowerBound].filter { $0 == 0x0A }.count)
+        }
+        for block in [1, 7, 40, 1 << 20] {
+          matcher.validationBlock = block
+          var pacing = Matcher.Pacing()
+          var path = Matcher.Path.wholeFold
+          let ranges = matcher.ranges(in: bytes, pacing: &pacing, path: &path)
+          let context =
+            "seed \(seed), trial \(trial), \(queries), block \(block), lines \(linesOnly)"
+          if linesOnly {
+            // (Only each line's first match is promised.)
+            let lines = Set(ranges.map { bytes[..<$0.lowerBound].filter { $0 == 0x0A }.count })
+            #expect(lines == expectedLines, "\(context)")
+          } else {
+            #expect(ranges == expected, "\(context)")
+          }
+          // Well-formed, or ill-formed only where no candidate is: one-shot.
+          if String(validating: bytes, as: UTF8.self) != nil {
+            #expect(path == .oneShot, "\(context)")
+          }
+        }
+      }
+    }
+  }
+
+  /// Blocks end after a line end at or past their size; the last at the end.
+  @Test(arguments: [
+    ("a\nbb\nccc\n", 1, [0..<2, 2..<5, 5..<9]),
+    ("a\nbb\nccc\n", 3, [0..<5, 5..<9]),
+    ("a\nbb\nccc", 4, [0..<5, 5..<8]),
+    ("abcdef", 2, [0..<6]),
+    ("", 4, []),
+  ])
+  func lineBlocks(text: String, size: Int, blocks: [Range<Int>]) {
+    Array(text.utf8).withUnsafeBufferPointer {
+      #expect(Matcher.lineBlocks($0, size: size) == blocks)
+    }
+  }
+
+  /// An ill-formed line in a block without a candidate leaves the chunk on
+  /// the one-shot path; in a block with one, the chunk is folded whole.
+  @Test func anIllFormedBlockIsFoldedOnlyWhereACandidateIs() {
+    var matcher = Matcher(queries: ["cafe"], wholeWords: false)!
+    matcher.oneShotMinimumLength = 0
+    matcher.validationBlock = 1
+    let apart = Array("un café\nrien\n".utf8) + [0xFF] + Array("\nCAFE\n".utf8)
+    let together = Array("un café\nrien\n".utf8) + [0xFF] + Array(" cafe\nCAFE\n".utf8)
+    for (bytes, expectedPath) in [(apart, Matcher.Path.oneShot), (together, .wholeFold)] {
+      var pacing = Matcher.Pacing()
+      var path = Matcher.Path.oneShot
+      let ranges = matcher.ranges(in: bytes, pacing: &pacing, path: &path)
+      #expect(path == expectedPath)
+      #expect(ranges == OneShotPathTests.expected(["cafe"], in: bytes))
     }
   }
 }
