@@ -132,7 +132,11 @@ struct ChunkReader {
     self.nulEndsLongLines = nulEndsLongLines
     self.decoder = decoder
     offset = start.offset
-    if let size, decoder == nil, !exchangesNul, !eagerOnShortReads {
+    // (Only from the file's start: standard input redirected from a file
+    // may be read from where another program left it.)
+    if let size, decoder == nil, !exchangesNul, !eagerOnShortReads,
+      lseek(fd, 0, SEEK_CUR) == start.offset + start.bytes.count
+    {
       mapped = MappedFile(fd: fd, size: size, minimum: mapMinimum)
       mappedEnd = start.offset + start.bytes.count
     }
