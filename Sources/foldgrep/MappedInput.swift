@@ -17,8 +17,8 @@
 //   such a page of a registered window with a page of zeros, notes the
 //   window as shrunk and lets the read go on; the reader then fails the file
 //   ("the file shrank while it was read"). A SIGBUS outside every registered
-//   window is not foldgrep's to handle: the default action (the process
-//   dies) is restored and the fault happens again.
+//   window is not foldgrep's to handle: the action before foldgrep's (the
+//   runtime's backtrace, or death) is put back and the fault happens again.
 // - Standard input, pipes, devices, decoded and -z inputs are never mapped
 //   (read(2) only), nor files smaller than ``MappedFile/minimumSize``, where
 //   one read costs less than a map and an unmap.
@@ -42,8 +42,9 @@ final class MappedFile {
   private var base: UnsafeRawPointer? = nil
   private var start = 0
   private var end = 0
-  /// The window's slot in ``MappedWindows``.
-  private var slot: Int? = nil
+  /// The file's slot in ``MappedWindows``, held from the first window to
+  /// the last.
+  private let slot: Int
 
   /// The least a window maps (unless the file ends before).
   static let windowSize = 16 << 20
@@ -59,23 +60,30 @@ final class MappedFile {
     return 4 << 20
   }()
 
-  /// A mapping of `fd`, a regular file of `size` bytes; nil when the file
-  /// is smaller than `minimum` (not worth a mapping), empty, or the SIGBUS
-  /// handler could not be installed.
+  /// A mapping of `fd`, a regular file of `size` bytes; nil (the file is
+  /// read) when the file is smaller than `minimum` (not worth a mapping),
+  /// empty, the SIGBUS handler could not be installed, or every slot of
+  /// the registry is taken (as many files mapped at once as
+  /// ``MappedWindows/capacity``).
   init?(fd: Int32, size: Int, minimum: Int = MappedFile.minimumSize) {
-    guard size >= minimum, size > 0, MappedWindows.installed else { return nil }
+    guard size >= minimum, size > 0, MappedWindows.installed,
+      let slot = MappedWindows.reserve()
+    else { return nil }
     self.fd = fd
     self.size = size
+    self.slot = slot
   }
 
-  deinit { unmap() }
+  deinit {
+    unmap()
+    MappedWindows.release(slot)
+  }
 
   private func unmap() {
     guard let base else { return }
-    if let slot { MappedWindows.release(slot) }
+    if MappedWindows.unregister(slot) { shrank = true }
     munmap(UnsafeMutableRawPointer(mutating: base), end - start)
     self.base = nil
-    slot = nil
   }
 
   /// Whether a window of this file shrank under it (its bytes past the new
@@ -88,18 +96,12 @@ final class MappedFile {
     let to = min(to, size)
     if from >= to { return .success(UnsafeBufferPointer(start: nil, count: 0)) }
     if base == nil || from < start || to > end {
-      if let slot, MappedWindows.shrank(slot) { shrank = true }
       unmap()
       let page = MappedWindows.pageSize
       let newStart = from / page * page
       let newEnd = min(size, max(to, newStart + Self.windowSize))
-      guard let slot = MappedWindows.reserve() else {
-        return .failure(InputError(message: "too many files mapped at once"))
-      }
-      let mapped = mmap(
-        nil, newEnd - newStart, PROT_READ, MAP_PRIVATE, fd, off_t(newStart))
+      let mapped = mmap(nil, newEnd - newStart, PROT_READ, MAP_PRIVATE, fd, off_t(newStart))
       guard let mapped, mapped != MAP_FAILED else {
-        MappedWindows.release(slot)
         return .failure(InputError(message: errorText(errno)))
       }
       madvise(mapped, newEnd - newStart, MADV_SEQUENTIAL)
@@ -107,7 +109,6 @@ final class MappedFile {
       base = UnsafeRawPointer(mapped)
       start = newStart
       end = newEnd
-      self.slot = slot
     }
     let pointer = (base! + (from - start)).assumingMemoryBound(to: UInt8.self)
     return .success(UnsafeBufferPointer(start: pointer, count: to - from))
@@ -124,7 +125,6 @@ final class MappedFile {
 
   /// Unmaps the window; whether the file shrank while it was mapped.
   func close() -> Bool {
-    if let slot, MappedWindows.shrank(slot) { shrank = true }
     unmap()
     return shrank
   }
@@ -161,6 +161,14 @@ enum MappedWindows {
     return mutex
   }()
 
+  /// The action SIGBUS had before (the Swift runtime's backtracer, or the
+  /// default), put back for a fault that is not in a window.
+  nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+    let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
+    previous.initialize(to: sigaction())
+    return previous
+  }()
+
   static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
   /// Installs the SIGBUS handler, once; false if it could not be.
@@ -169,13 +177,14 @@ enum MappedWindows {
     _ = slots
     _ = reserved
     _ = mutex
+    _ = previous
     var action = sigaction()
     action.__sigaction_handler.sa_sigaction = { signal, info, _ in
       MappedWindows.handle(signal, info)
     }
     action.sa_flags = SA_SIGINFO
     sigemptyset(&action.sa_mask)
-    return sigaction(SIGBUS, &action, nil) == 0
+    return sigaction(SIGBUS, &action, previous) == 0
   }()
 
   static func reserve() -> Int? {
@@ -192,7 +201,11 @@ enum MappedWindows {
     slots[3 * slot] = start
   }
 
-  static func shrank(_ slot: Int) -> Bool { slots[3 * slot + 2] != 0 }
+  /// Forgets the slot's window (before it is unmapped); whether it shrank.
+  static func unregister(_ slot: Int) -> Bool {
+    slots[3 * slot] = 0
+    return slots[3 * slot + 2] != 0
+  }
 
   static func release(_ slot: Int) {
     slots[3 * slot] = 0
@@ -202,17 +215,19 @@ enum MappedWindows {
   }
 
   /// The handler: a fault in a registered window (its file shrank) gets a
-  /// page of zeros where the file's page was, and the read is retried; any
-  /// other SIGBUS dies of it.
+  /// page of zeros where the file's page was, and the read is retried; for
+  /// any other SIGBUS the action before foldgrep's is put back, and the
+  /// fault, raised again, is its.
   private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
-    // (si_addr: the faulting address, after the three ints of siginfo_t's
-    // header and their padding.)
+    // (si_code, the third int of siginfo_t: BUS_ADRERR, 2, for a page past
+    // a file's end; si_addr, the faulting address, after the header's three
+    // ints and their padding. A SIGBUS sent by kill has no address.)
+    let code = info.map { UnsafeRawPointer($0).load(fromByteOffset: 8, as: Int32.self) } ?? 0
     let address =
-      info.map {
-        UnsafeRawPointer($0).load(fromByteOffset: 16, as: Int.self)
-      } ?? 0
+      code == 2
+      ? info.map { UnsafeRawPointer($0).load(fromByteOffset: 16, as: Int.self) } ?? 0 : 0
     let page = pageSize
-    for slot in 0..<capacity {
+    for slot in 0..<capacity where address != 0 {
       let start = slots[3 * slot]
       if start != 0 && start <= address && address < start + slots[3 * slot + 1] {
         let pageStart = address / page * page
@@ -226,8 +241,9 @@ enum MappedWindows {
         break
       }
     }
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = SIG_DFL
-    sigaction(signal, &action, nil)
+    sigaction(signal, previous, nil)
+    // (A fault raises it again when the instruction is retried; a signal
+    // sent is raised here, delivered once this handler returns.)
+    if code != 2 { raise(signal) }
   }
 }

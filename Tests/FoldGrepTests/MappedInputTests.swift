@@ -276,4 +276,32 @@ struct MappedInputTests {
     process.waitUntilExit()
     #expect(printed == "2\n")
   }
+
+  /// A SIGBUS that is not a fault in a mapped window (here one sent by
+  /// kill, once the handler is installed by a mapped file) is handled as
+  /// without the handler (the file not mapped): the same end and status.
+  @Test func aSigbusSentIsHandledAsWithoutMapping() throws {
+    let scratch = try Scratch()
+    let path = try scratch.file("mapped.txt", Array("cafe\n".utf8))
+    let fifo = scratch.url.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    var ends: [(Process.TerminationReason, Int32)] = []
+    for minimum in ["0", "\(1 << 40)"] {
+      let process = Process()
+      process.executableURL = FoldGrepTests.binary
+      process.arguments = ["-c", "cafe", path, fifo]
+      process.environment = ["FOLDGREP_MAP_MINIMUM": minimum, "SWIFT_BACKTRACE": "enable=no"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // (The FIFO has no writer: foldgrep waits in its open, the first
+      // file searched.)
+      usleep(500_000)
+      kill(process.processIdentifier, SIGBUS)
+      process.waitUntilExit()
+      ends.append((process.terminationReason, process.terminationStatus))
+    }
+    #expect(ends[0] == ends[1])
+    #expect(ends[0] == (.uncaughtSignal, SIGBUS))
+  }
 }
