@@ -19,13 +19,13 @@
 //   ("the file shrank while it was read"). A SIGBUS outside every registered
 //   window is not foldgrep's to handle: the action before foldgrep's (the
 //   runtime's backtrace, or death) is put back and the fault happens again.
-// - Standard input, pipes, devices, decoded and -z inputs are never mapped
+// - Pipes, terminals, devices, decoded and -z inputs are never mapped
 //   (read(2) only), nor files smaller than ``MappedFile/minimumSize``, where
-//   one read costs less than a map and an unmap.
+//   one read costs less than a map and an unmap, nor standard input
+//   redirected from a file that is not at its start.
 //
 // ripgrep maps a single file it searches the same way (its `--mmap`), and
-// documents the SIGBUS it dies of when the file is truncated meanwhile;
-// GNU grep dropped mapping for that reason.
+// dies of the SIGBUS when the file is truncated meanwhile.
 
 #if canImport(Glibc)
   import Glibc
