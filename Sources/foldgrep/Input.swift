@@ -67,16 +67,26 @@ struct InputError: Error {
 /// '\n' is carried into the next chunk. A line longer than `chunkSize` makes
 /// the chunk grow (doubling) until the line fits, so a chunk always holds whole
 /// lines and matches, which never span lines, are never cut (unless a NUL
-/// ends a long line: ``nulEndsLongLines``). Memory: one chunk, i.e. at most
-/// max(chunkSize, longest line) + chunkSize bytes.
+/// ends a long line: ``nulEndsLongLines``). Memory: one buffer, reused from
+/// chunk to chunk, of at most 2 × max(chunkSize, longest line) bytes.
+///
+/// A large regular file is mapped instead (``mapped``, MappedInput.swift):
+/// its chunks are cut the same way, in the mapping, without a copy.
+/// A chunk is valid until the next call of ``next()``.
 struct ChunkReader {
   let fd: Int32
   let chunkSize: Int
-  /// Bytes after the last line end of the previous read.
-  private var carry: [UInt8] = []
+  /// The bytes read and not yet returned, `storage[consumed..<filled]`
+  /// (the carried partial line, then what was read after it).
+  private let storage = ChunkStorage()
   private var atEnd = false
   /// The offset of the next chunk in the input.
   private(set) var offset = 0
+  /// The mapping of a regular file, read instead of `fd` (nil: read(2)).
+  private(set) var mapped: MappedFile? = nil
+  /// The end of the bytes of the mapping looked at so far: those after the
+  /// last chunk are its carry.
+  private var mappedEnd = 0
   /// Stops filling a chunk at a short read once it holds a line end, so
   /// lines from pipes and terminals are searched as they come.
   let eagerOnShortReads: Bool
@@ -106,11 +116,14 @@ struct ChunkReader {
   private(set) var lastEndsInsideLine = false
 
   /// `start` holds the bytes already read (while looking for a byte order
-  /// mark), the first at offset `start.offset`.
+  /// mark), the first at offset `start.offset`. With `size`, the input is a
+  /// regular file of that many bytes, which is mapped when it has
+  /// `mapMinimum` bytes or more (and is read as bytes of the file, without
+  /// a decoder nor -z's exchange).
   init(
     fd: Int32, chunkSize: Int, eagerOnShortReads: Bool, nulEndsLongLines: Bool = false,
     start: (bytes: [UInt8], offset: Int) = ([], 0), decoder: InputDecoder? = nil,
-    exchangesNul: Bool = false
+    exchangesNul: Bool = false, size: Int? = nil, mapMinimum: Int = MappedFile.minimumSize
   ) {
     self.exchangesNul = exchangesNul
     self.fd = fd
@@ -118,97 +131,182 @@ struct ChunkReader {
     self.eagerOnShortReads = eagerOnShortReads
     self.nulEndsLongLines = nulEndsLongLines
     self.decoder = decoder
-    carry = start.bytes
-    if exchangesNul { carry = carry.map(exchangeNul) }
     offset = start.offset
+    // (Only from the file's start: standard input redirected from a file
+    // may be read from where another program left it.)
+    if let size, decoder == nil, !exchangesNul, !eagerOnShortReads,
+      lseek(fd, 0, SEEK_CUR) == start.offset + start.bytes.count
+    {
+      mapped = MappedFile(fd: fd, size: size, minimum: mapMinimum)
+      mappedEnd = start.offset + start.bytes.count
+    }
+    if mapped == nil {
+      storage.reserve(max(self.chunkSize, start.bytes.count))
+      for (k, byte) in start.bytes.enumerated() {
+        storage.bytes[k] = exchangesNul ? exchangeNul(byte) : byte
+      }
+      storage.filled = start.bytes.count
+    }
     // A whole line among the bytes read already goes out without waiting
     // for more (a terminal's "a\n").
-    startsWithLine = eagerOnShortReads && carry.contains(0x0A)
+    startsWithLine = eagerOnShortReads && start.bytes.contains(0x0A)
   }
 
   private var startsWithLine = false
 
   /// The next chunk and its offset in the input, nil at the end; an error
-  /// number on a failed read.
-  mutating func next() -> Result<(bytes: [UInt8], offset: Int)?, InputError> {
-    if atEnd && carry.isEmpty { return .success(nil) }
-    var capacity = max(chunkSize, carry.count * 2)
+  /// number on a failed read. The chunk is valid until the next call.
+  mutating func next() -> Result<(bytes: UnsafeBufferPointer<UInt8>, offset: Int)?, InputError> {
+    if let mapped { return nextMapped(mapped) }
+    storage.dropConsumed()
+    if atEnd && storage.filled == 0 { return .success(nil) }
+    var capacity = max(chunkSize, storage.filled * 2)
     while true {
-      var failure: Int32 = 0
-      let carried = carry
-      var chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-        carried.withUnsafeBufferPointer { _ = buffer.initialize(fromContentsOf: $0) }
-        count = carried.count
-        if startsWithLine {
-          startsWithLine = false
-          return
-        }
-        while count < capacity && !atEnd {
+      storage.reserve(capacity)
+      if startsWithLine {
+        startsWithLine = false
+      } else {
+        while storage.filled < capacity && !atEnd {
+          let free = storage.bytes + storage.filled
           let n =
-            decoder?.read(into: buffer.baseAddress! + count, count: capacity - count)
-            ?? read(fd, buffer.baseAddress! + count, capacity - count)
+            decoder?.read(into: free, count: capacity - storage.filled)
+            ?? read(fd, free, capacity - storage.filled)
           if n < 0 {
             if errno == EINTR { continue }
-            failure = errno
-            return
+            return .failure(InputError(message: errorText(errno)))
           }
           if n == 0 {
             atEnd = true
             break
           }
-          let start = count
-          count += n
+          storage.filled += n
           if exchangesNul {
-            for k in start..<count { buffer[k] = exchangeNul(buffer[k]) }
+            for k in 0..<n { free[k] = exchangeNul(free[k]) }
           }
-          if eagerOnShortReads && count < capacity
-            && memchr(buffer.baseAddress! + start, 0x0A, n) != nil
-          {
+          if eagerOnShortReads && storage.filled < capacity && memchr(free, 0x0A, n) != nil {
             break
           }
         }
       }
-      if failure != 0 { return .failure(InputError(message: errorText(failure))) }
-      carry = []
-      if atEnd {
-        guard !chunk.isEmpty else { return .success(nil) }
-        lastContinuesLine = lastEndsInsideLine
-        lastEndsInsideLine = false
-        defer { offset += chunk.count }
-        return .success((chunk, offset))
-      }
-      // Cut after the last line end.
-      var cut = chunk.withUnsafeBufferPointer { $0.index(after: 0x0A, lastIn: 0, to: $0.count) }
-      if cut == 0 && nulEndsLongLines && chunk.count >= chunkSize {
-        cut = chunk.withUnsafeBufferPointer { $0.index(after: 0, lastIn: 0, to: $0.count) }
-      }
-      if cut == 0, chunk.count >= chunkSize, let pieces = longLinePieces,
-        let (end, next) = chunk.withUnsafeBufferPointer(pieces), 0 < next, next <= end,
-        end <= chunk.count
-      {
-        // A line longer than the chunk, cut into pieces.
-        carry = Array(chunk[next...])
-        chunk.removeSubrange(end...)
-        lastContinuesLine = lastEndsInsideLine
-        lastEndsInsideLine = true
+      let chunk = UnsafeBufferPointer(start: storage.bytes, count: storage.filled)
+      switch cut(chunk, atEnd: atEnd) {
+      case .none: return .success(nil)
+      case .grow:
+        if storage.filled >= capacity { capacity *= 2 }
+      case .chunk(let end, let next):
+        storage.consumed = next
         defer { offset += next }
-        return .success((chunk, offset))
+        return .success((UnsafeBufferPointer(rebasing: chunk[..<end]), offset))
       }
-      if cut == 0 {
-        // A line longer than the chunk: grow the chunk to hold it.
-        carry = chunk
-        if chunk.count >= capacity { capacity *= 2 }
-        continue
+    }
+  }
+
+  /// ``next()`` from the mapping: the bytes from ``offset`` on, as many as
+  /// reading would have put in the buffer (the chunks are the read ones).
+  private mutating func nextMapped(
+    _ mapped: MappedFile
+  ) -> Result<(bytes: UnsafeBufferPointer<UInt8>, offset: Int)?, InputError> {
+    var capacity = max(chunkSize, (mappedEnd - offset) * 2)
+    while true {
+      if offset >= mapped.size && !mapped.grew() {
+        if mapped.close() {
+          return .failure(InputError(message: "the file shrank while it was read"))
+        }
+        return .success(nil)
       }
-      if cut < chunk.count {
-        carry = Array(chunk[cut...])
-        chunk.removeSubrange(cut...)
+      let chunk: UnsafeBufferPointer<UInt8>
+      switch mapped.bytes(from: offset, to: offset + capacity) {
+      case .failure(let error): return .failure(error)
+      case .success(let bytes): chunk = bytes
       }
+      mappedEnd = max(mappedEnd, offset + chunk.count)
+      // (A read stops short of the buffer's end only at the input's end.)
+      switch cut(chunk, atEnd: offset + capacity > mapped.size) {
+      case .none: return .success(nil)
+      case .grow: capacity *= 2
+      case .chunk(let end, let next):
+        defer { offset += next }
+        return .success((UnsafeBufferPointer(rebasing: chunk[..<end]), offset))
+      }
+    }
+  }
+
+  private enum Cut {
+    /// The input is done.
+    case none
+    /// No line end: the chunk must grow.
+    case grow
+    /// The chunk is `..<end`; the next starts at `next` (`end`, or before
+    /// it for a piece of a long line).
+    case chunk(end: Int, next: Int)
+  }
+
+  /// Where `chunk`, the bytes at ``offset`` available now, ends.
+  private mutating func cut(_ chunk: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> Cut {
+    if atEnd {
+      guard !chunk.isEmpty else { return .none }
       lastContinuesLine = lastEndsInsideLine
       lastEndsInsideLine = false
-      defer { offset += chunk.count }
-      return .success((chunk, offset))
+      return .chunk(end: chunk.count, next: chunk.count)
     }
+    // Cut after the last line end.
+    var cut = chunk.index(after: 0x0A, lastIn: 0, to: chunk.count)
+    if cut == 0 && nulEndsLongLines && chunk.count >= chunkSize {
+      cut = chunk.index(after: 0, lastIn: 0, to: chunk.count)
+    }
+    if cut == 0, chunk.count >= chunkSize, let pieces = longLinePieces,
+      let (end, next) = pieces(chunk), 0 < next, next <= end, end <= chunk.count
+    {
+      // A line longer than the chunk, cut into pieces.
+      lastContinuesLine = lastEndsInsideLine
+      lastEndsInsideLine = true
+      return .chunk(end: end, next: next)
+    }
+    // A line longer than the chunk: grow the chunk to hold it.
+    if cut == 0 { return .grow }
+    lastContinuesLine = lastEndsInsideLine
+    lastEndsInsideLine = false
+    return .chunk(end: cut, next: cut)
+  }
+}
+
+/// The buffer a ``ChunkReader`` reads into, reused from chunk to chunk (its
+/// pages are touched once, not for every chunk).
+final class ChunkStorage {
+  private(set) var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+  private(set) var capacity = 0
+  /// Bytes in use: `consumed..<filled` are still to be returned.
+  var filled = 0
+  var consumed = 0
+
+  deinit { bytes.deallocate() }
+
+  /// Moves the bytes not yet returned to the start.
+  func dropConsumed() {
+    guard consumed > 0 else { return }
+    memmove(bytes, bytes + consumed, filled - consumed)
+    filled -= consumed
+    consumed = 0
+  }
+
+  /// Makes room for `count` bytes in all, keeping those in use.
+  func reserve(_ count: Int) {
+    guard count > capacity else { return }
+    let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+    larger.update(from: bytes, count: filled)
+    bytes.deallocate()
+    bytes = larger
+    capacity = count
+  }
+}
+
+extension UnsafeBufferPointer {
+  /// Calls `body` with the buffer itself: code written for an array's
+  /// bytes (`chunk.withUnsafeBufferPointer { ... }`) takes a buffer too.
+  @inline(__always)
+  func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R
+  {
+    try body(self)
   }
 }
 

@@ -185,10 +185,23 @@ struct Matcher: Sendable {
   /// rest of the chunk itself: the chunk is never folded more than twice),
   /// and the next chunks of the file for a while (``Pacing``).
   func ranges(in bytes: [UInt8], pacing: inout Pacing, path: inout Path) -> [Range<Int>] {
+    if let pattern {
+      pacing.onePerLine = false
+      path = .wholeFold
+      return pattern.ranges(in: bytes, error: &pacing.patternError)
+    }
+    return bytes.withUnsafeBufferPointer { ranges(in: $0, pacing: &pacing, path: &path) }
+  }
+
+  /// ``ranges(in:pacing:path:)`` for a chunk in a buffer (read into a
+  /// reused one, or mapped), not copied unless folded.
+  func ranges(in bytes: UnsafeBufferPointer<UInt8>, pacing: inout Pacing, path: inout Path)
+    -> [Range<Int>]
+  {
     pacing.onePerLine = false
     if let pattern {
       path = .wholeFold
-      return pattern.ranges(in: bytes, error: &pacing.patternError)
+      return pattern.ranges(in: Array(bytes), error: &pacing.patternError)
     }
     if queries.isEmpty { return [] }
     if let querySet {
@@ -208,33 +221,69 @@ struct Matcher: Sendable {
         // one's every match: a line's first match alone is for one query.)
         let firstPerLine = linesOnly && oneShots.count == 1 && !wholeWords && !wholeLines
         bytes.withUnsafeBufferPointer { buffer in
-          // A chunk where no query's kernel reports a candidate holds no
-          // match, well-formed or not: it needs no validation (a pass over
-          // it as long as the scan's).
+          // A block of lines where no query's kernel reports a candidate
+          // holds no match, well-formed or not: it needs no validation (a
+          // pass over it as long as the scan's) and no search. Each query
+          // searches its runs of blocks with candidates.
           var prepared = oneShots
+          // (Each finder chooses its anchor from the whole chunk once, for
+          // every block; the first test runs over the whole chunk and stops
+          // at the first candidate.)
+          for k in prepared.indices { prepared[k].adapt(to: buffer) }
           var candidates = false
           for k in prepared.indices where !candidates {
-            prepared[k].adapt(to: buffer)
             candidates = prepared[k].mayMatch(in: buffer)
           }
           if !candidates {
             perQuery = Array(repeating: [], count: queries.count)
             return
           }
-          guard UTF8Validation.isValid(buffer) else { return }
-          for search in prepared {
-            var report = FoldFinder.SearchReport()
-            // SAFETY: the chunk was validated just above.
-            // (On this thread: foldgrep runs a thread per file; a chunk
-            // is smaller than the search's threshold unless it is a piece
-            // of a long line, where a thread hand-off per piece costs more
-            // than it saves on a busy machine.)
-            perQuery.append(
-              search.byteRanges(
-                inValidUTF8: buffer, firstMatchPerLine: firstPerLine, parallelism: .sequential,
-                report: &report))
-            pacing.onePerLine = report.isOneMatchPerLine
-            if report.foldedWholeFrom != nil {
+          let blocks = Self.lineBlocks(buffer, size: validationBlock)
+          var runs: [[Range<Int>]] = []
+          var needed = [Bool](repeating: false, count: blocks.count)
+          for k in prepared.indices {
+            var queryRuns: [Range<Int>] = []
+            for (b, block) in blocks.enumerated()
+            where prepared[k].mayMatch(in: UnsafeBufferPointer(rebasing: buffer[block])) {
+              needed[b] = true
+              if let last = queryRuns.last, last.upperBound == block.lowerBound {
+                queryRuns[queryRuns.count - 1] = last.lowerBound..<block.upperBound
+              } else {
+                queryRuns.append(block)
+              }
+            }
+            runs.append(queryRuns)
+          }
+          // (Blocks end after a '\n': the chunk is well-formed where every
+          // block is.)
+          for (b, block) in blocks.enumerated() where needed[b] {
+            guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: buffer[block])) else {
+              return
+            }
+          }
+          for (k, search) in prepared.enumerated() {
+            var ranges: [Range<Int>] = []
+            var onePerLine = firstPerLine
+            var dense = false
+            for run in runs[k] {
+              var report = FoldFinder.SearchReport()
+              // SAFETY: the run's blocks were validated just above.
+              // (On this thread: foldgrep runs a thread per file; a chunk
+              // is smaller than the search's threshold unless it is a piece
+              // of a long line, where a thread hand-off per piece costs more
+              // than it saves on a busy machine.)
+              let found = search.byteRanges(
+                inValidUTF8: UnsafeBufferPointer(rebasing: buffer[run]),
+                firstMatchPerLine: firstPerLine, parallelism: .sequential, report: &report)
+              ranges += found.map {
+                ($0.lowerBound + run.lowerBound)..<($0.upperBound + run.lowerBound)
+              }
+              onePerLine = onePerLine && report.isOneMatchPerLine
+              if report.foldedWholeFrom != nil { dense = true }
+            }
+            perQuery.append(ranges)
+            pacing.onePerLine = onePerLine
+            if dense {
               pacing.wholeFoldChunks = Pacing.denseBackoff
               break
             }
@@ -275,13 +324,37 @@ struct Matcher: Sendable {
     return wholeLines ? Self.spanningLines(merged, bytes) : merged
   }
 
+  /// The one-shot path checks and searches a chunk in blocks of about this
+  /// many bytes (``lineBlocks(_:size:)``): only those where a query's
+  /// kernel reports a candidate are validated and searched. Tests lower it.
+  var validationBlock = 32 << 10
+
+  /// `buffer` cut into blocks of whole lines: each ends after the first
+  /// '\n' at or after `size` bytes from its start (the last at the end).
+  static func lineBlocks(_ buffer: UnsafeBufferPointer<UInt8>, size: Int) -> [Range<Int>] {
+    var blocks: [Range<Int>] = []
+    var start = 0
+    while start < buffer.count {
+      let from = start + max(1, size) - 1
+      let end =
+        from >= buffer.count
+        ? buffer.count
+        : min(buffer.firstIndex(of: 0x0A, from: from, to: buffer.count) + 1, buffer.count)
+      blocks.append(start..<end)
+      start = end
+    }
+    return blocks
+  }
+
   /// The matches of `ranges` that span their whole line, from its start to
   /// its '\n' (or the chunk's end). A line that folds to a query has its
   /// match from its start (the leftmost search reaches the line's start
   /// with no match running into it), the longest there when several
   /// queries match, and it takes in the ignorables at the line's end; so
   /// keeping these finds every line equal to a query under the profile.
-  static func spanningLines(_ ranges: [Range<Int>], _ bytes: [UInt8]) -> [Range<Int>] {
+  static func spanningLines(_ ranges: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>)
+    -> [Range<Int>]
+  {
     ranges.filter { range in
       (range.lowerBound == 0 || bytes[range.lowerBound - 1] == 0x0A)
         && (range.upperBound == bytes.count || bytes[range.upperBound] == 0x0A)
@@ -340,7 +413,7 @@ struct Matcher: Sendable {
   /// - Complexity: O(n) in the chunk's length beyond the search: a line is
   ///   searched again at most once.
   private func withinLines(
-    _ ranges: [Range<Int>], _ bytes: [UInt8], search: ([UInt8]) -> [Range<Int>]
+    _ ranges: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>, search: ([UInt8]) -> [Range<Int>]
   ) -> [Range<Int>] {
     bytes.withUnsafeBufferPointer { buffer in
       func crossesLine(_ range: Range<Int>) -> Bool {

@@ -148,7 +148,8 @@ final class Searcher {
       chunkSize: decoder == nil ? options.chunkSize : min(options.chunkSize, 1 << 20),
       eagerOnShortReads: kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK,
       nulEndsLongLines: !options.text && !options.nullData,
-      start: (start.bytes, start.markLength), decoder: decoder, exchangesNul: options.nullData)
+      start: (start.bytes, start.markLength), decoder: decoder, exchangesNul: options.nullData,
+      size: kind == S_IFREG && consumer == nil ? Int(input.info.st_size) : nil)
     if matcher.linesOnly && matcher.searchesInPieces && !options.invertMatch && decoder == nil
       && !options.nullData
     {
@@ -221,10 +222,12 @@ final class Searcher {
   /// chunk before ended inside (`continuesLine`: up to its first '\n'),
   /// and end inside a line (`endsInsideLine`); such a line is counted once,
   /// in the piece where it first matches.
-  private func process(_ chunk: [UInt8], offset: Int, continuesLine: Bool, endsInsideLine: Bool) {
+  private func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, offset: Int, continuesLine: Bool, endsInsideLine: Bool
+  ) {
     if maxReached {
       // After -m: trailing context, and in-place rewriting copies the rest.
-      if let consumer, !consumer.consume(chunk, offset: offset, matches: []) { stop = true }
+      if let consumer, !consumer.consume(Array(chunk), offset: offset, matches: []) { stop = true }
       if printing && !binary && pendingAfter > 0 {
         cursor = 0
         scanPos = 0
@@ -331,7 +334,9 @@ final class Searcher {
     } else {
       pieceLineMatched = false
     }
-    if let consumer, !consumer.consume(chunk, offset: offset, matches: ranges[0..<selectedEnd]) {
+    if let consumer,
+      !consumer.consume(Array(chunk), offset: offset, matches: ranges[0..<selectedEnd])
+    {
       stop = true
     }
   }
@@ -349,7 +354,9 @@ final class Searcher {
   /// An empty range at the start of each line of `chunk` that no range of
   /// `matches` (in order, each inside one line) falls in; a chunk holds
   /// whole lines, the last one perhaps without its '\n' at the input's end.
-  static func linesWithout(_ matches: [Range<Int>], in chunk: [UInt8]) -> [Range<Int>] {
+  static func linesWithout(_ matches: [Range<Int>], in chunk: UnsafeBufferPointer<UInt8>)
+    -> [Range<Int>]
+  {
     chunk.withUnsafeBufferPointer { buffer in
       var result: [Range<Int>] = []
       var next = 0  // the first match not yet passed
