@@ -119,7 +119,7 @@ extension OneShotSearch {
             }
           }
           let keep: Bool
-          if base[p] >= 0x80 && !search.producesAnchor(at: p, in: input) {
+          if base[p] >= 0x80 && !search.isProducer(at: p, in: input) {
             // A non-ASCII candidate whose scalar (if well-formed) does not
             // fold to hold the anchor (the kernel tests two bytes only).
             keep = false
@@ -180,19 +180,6 @@ extension OneShotSearch {
   package var needleHoldsReplacement: Bool {
     let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
     return needle.indices.contains { needle[$0...].starts(with: replacement) }
-  }
-
-  /// Whether a well-formed scalar starts at `p` whose fold holds the anchor
-  /// (one of ``producers``).
-  func producesAnchor(at p: Int, in input: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let value = WordBoundary.scalar(at: p, in: input) else { return false }
-    var low = 0
-    var high = producers.count
-    while low < high {
-      let mid = (low + high) / 2
-      if producers[mid] < value { low = mid + 1 } else { high = mid }
-    }
-    return low < producers.count && producers[low] == value
   }
 
   /// The ill-formed sequences of `bytes`, ascending, in `result`: Unicode's

@@ -563,9 +563,9 @@ package struct OneShotSearch {
     return s
   }
 
-  /// Whether the scalar starting at `p` folds to something containing the
-  /// anchor byte.
-  private func isProducer(at p: Int, in input: UnsafeBufferPointer<UInt8>) -> Bool {
+  /// Whether a well-formed scalar starts at `p` whose fold holds the anchor
+  /// byte (one of ``producers``).
+  func isProducer(at p: Int, in input: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let value = WordBoundary.scalar(at: p, in: input) else { return false }
     var low = 0
     var high = producers.count
