@@ -27,8 +27,12 @@ func peakMemoryBenchmark(files: [String], needles: [Needle]) -> [String] {
   // themselves (checked to be well-formed UTF-8 first, as its precondition asks).
   guard String(validating: bytes, as: UTF8.self) != nil, resetPeakRSS(), let start = peakRSS()
   else { return ["peak memory: the input is not UTF-8, or VmHWM unreadable"] }
-  let candidates = bytes.withUnsafeBufferPointer {
-    FoldedText.oneShotByteRanges(of: FoldedQuery(query)!, inValidUTF8: $0)?.count
+  let finder = try? FoldFinder(query)
+  let candidates = bytes.withUnsafeBufferPointer { buffer -> Int? in
+    guard let finder, finder.scansRawBytes, buffer.count >= FoldFinder.rawScanMinimumLength
+    else { return nil }
+    var report = FoldFinder.SearchReport()
+    return finder.byteRanges(inValidUTF8: buffer, report: &report).count
   }
   guard let afterCandidates = peakRSS(), resetPeakRSS(), let beforeFold = peakRSS() else {
     return ["peak memory: VmHWM unreadable"]

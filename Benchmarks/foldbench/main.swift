@@ -163,7 +163,7 @@ for (index, needle) in options.needles.enumerated() {
       engine: "foldsearch one-shot, one thread", time: sequentialOneShot,
       count: sequentialOneShotRanges.count))
   var scan: OneShotSearch.Statistics?
-  _ = FoldedText.oneShotByteRanges(of: query, in: text, statistics: &scan)
+  _ = OneShotSearch.byteRanges(of: query, in: text, statistics: &scan)
   if let scan {
     func percent(_ part: Int) -> String {
       String(format: "%.2f%%", 100 * Double(part) / Double(max(bytes.count, 1)))

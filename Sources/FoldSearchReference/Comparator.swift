@@ -84,7 +84,7 @@ public enum Comparator {
     // the whole fold's ranges exactly; a difference is unexplained, shown
     // with the one-shot's ranges as the engine's and the whole fold's as
     // the reference's (so the shrinker minimizes it like any other).
-    let oneShot = FoldedText.oneShotByteRanges(of: query, in: text, minimumLength: 0)
+    let oneShot = OneShotSearch.byteRanges(of: query, in: text, minimumLength: 0)
     if oneShot != engine {
       let first = zip(oneShot, engine).first { $0 != $1 }.map { min($0.lowerBound, $1.lowerBound) }
       let at =
