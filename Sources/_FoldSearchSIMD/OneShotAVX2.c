@@ -175,5 +175,112 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
   return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
                                                  next);
 }
+// Several anchors in one pass (fssimd_oneshot_collect_multi): each block's
+// loads (at j, j + 32 and, with a non-ASCII byte, j + 1, j + 33) are shared;
+// each anchor's tests are those of fssimd_oneshot_avx2 on them, plus its own
+// partner loads. The vector loop runs while every anchor's loads lie in
+// [0, n) (the widest reach and the earliest partner of them all); the
+// blocks nearer either end go to the portable multi collector.
+// Caller obligations: as fssimd_oneshot_avx2, with `a` pointing to k valid
+// anchors (1 <= k <= 8) and `which` to `capacity` writable bytes.
+FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n,
+                                                     int64_t start, const fssimd_anchor *a,
+                                                     int32_t k, int64_t *out, uint8_t *which,
+                                                     int64_t capacity, int64_t *next) {
+  int64_t first = 0, reach = 64;
+  for (int32_t i = 0; i < k; i++) {
+    const int64_t d = a[i].distance;
+    if (d < -16 || d > 16) {
+      return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity,
+                                                   next);
+    }
+    if (-d > first) first = -d;
+    if (d + 63 > reach) reach = d + 63;
+  }
+  if (first + reach >= n || (start >= first && start + reach >= n)) {
+    return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity, next);
+  }
+  int64_t j = start;
+  int64_t count = 0;
+  if (start < first) {
+    count = fssimd_oneshot_multi_collect_portable(h, n, start, first, a, k, out, which, capacity,
+                                                  &j);
+    if (j < first || j + reach >= n) {
+      return count + fssimd_oneshot_multi_collect_portable(h, n, j, n, a, k, out + count,
+                                                           which + count, capacity - count, next);
+    }
+  }
+  __m256i anchor[8], anchor_or[8], partner[8], partner_or[8], lead[8], second[8];
+  for (int32_t i = 0; i < k; i++) {
+    anchor[i] = _mm256_set1_epi8((char)a[i].anchor);
+    anchor_or[i] = _mm256_set1_epi8((char)a[i].anchor_or);
+    partner[i] = _mm256_set1_epi8((char)a[i].partner);
+    partner_or[i] = _mm256_set1_epi8((char)a[i].partner_or);
+    lead[i] = fssimd_nibble_table_avx2(a[i].lead);
+    second[i] = fssimd_nibble_table_avx2(a[i].second);
+  }
+  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
+                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
+#define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) {
+      *next = j;
+      return count;
+    }
+    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
+    __m256i e0[8], e1[8];
+    __m256i any = _mm256_or_si256(v0, v1);
+    for (int32_t i = 0; i < k; i++) {
+      e0[i] = fssimd_eq_or_avx2(v0, anchor_or[i], anchor[i]);
+      e1[i] = fssimd_eq_or_avx2(v1, anchor_or[i], anchor[i]);
+      any = _mm256_or_si256(any, _mm256_or_si256(e0[i], e1[i]));
+    }
+    if (_mm256_movemask_epi8(any) == 0) continue;
+    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
+    __m256i n0 = v0, n1 = v1;
+    if (h0 != 0) n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
+    uint64_t masks[8];
+    uint64_t all = 0;
+    for (int32_t i = 0; i < k; i++) {
+      const int64_t d = a[i].distance;
+      const uint64_t ea = fssimd_mask64_avx2(e0[i], e1[i]) & ~h0;
+      uint64_t mask = 0;
+      if (ea != 0 && d == 0) {
+        mask = ea;
+      } else if (ea != 0) {
+        const __m256i p0 = FSSIMD_LOAD(h + j + d), p1 = FSSIMD_LOAD(h + j + d + 32);
+        const uint64_t ep =
+            fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or[i], partner[i]),
+                               fssimd_eq_or_avx2(p1, partner_or[i], partner[i]));
+        const uint64_t hd = fssimd_mask64_avx2(p0, p1);
+        uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80 (as in fssimd_oneshot_avx2)
+        if (d > 0) {
+          lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
+        } else {
+          lo = hd | h0 << -d, hi = h0 >> (64 + d);
+        }
+        mask = ea & (ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d)));
+      }
+      if (h0 != 0) {
+        mask |= ~fssimd_mask64_avx2(
+            fssimd_out_of_sets_avx2(v0, n0, lead[i], second[i], high),
+            fssimd_out_of_sets_avx2(v1, n1, lead[i], second[i], high));
+      }
+      masks[i] = mask;
+      all |= mask;
+    }
+    for (; all != 0; all &= all - 1) {
+      const int b = __builtin_ctzll(all);
+      unsigned m = 0;
+      for (int32_t i = 0; i < k; i++) m |= (unsigned)((masks[i] >> b) & 1) << i;
+      out[count] = j + b;
+      which[count] = (uint8_t)m;
+      count++;
+    }
+  }
+#undef FSSIMD_LOAD
+  return count + fssimd_oneshot_multi_collect_portable(h, n, j, n, a, k, out + count,
+                                                       which + count, capacity - count, next);
+}
 #undef FSSIMD_AVX2
 #endif
