@@ -2,9 +2,15 @@
 // kernel, for a line filter: the lines that hold a match of any of them.
 //
 // Idea: each search keeps its own anchor, partner and byte sets (chosen
-// from the text as when it runs alone), and `fssimd_oneshot_collect_multi`
-// tests all of them on the same loads of each block of 64 bytes, reporting
-// each candidate position once with the searches it is a candidate of.
+// from the text as when it runs alone, but with the partner right after
+// the anchor or none), and `fssimd_oneshot_collect_multi` tests all of them
+// on the same loads of each block of 64 bytes, reporting each candidate
+// position once with the searches it is a candidate of. Partners right
+// after their anchors are what makes the pass cheaper than one per search:
+// their bytes are the loads at j + 1 the kernel makes anyway, the window
+// test is one bit, and the tests need no branch on the bytes (whether a
+// block holds an anchor is a coin toss in accented text; a mispredicted
+// branch per block and search is what a pass per search pays most for).
 // Each search then verifies its candidates with its own verification state
 // (``OneShotSearch/Scan``), exactly as its own scan would. A line that holds
 // a match of one search is listed, and every candidate before the next line
@@ -60,7 +66,7 @@ extension OneShotSearch {
     let k = searches.count
     let prepared = searches.map { search -> OneShotSearch in
       var search = search
-      if search.adaptsToText { search.adapt(to: input) }
+      if search.adaptsToText { search.adapt(to: input, adjacentPartner: true) }
       return search
     }
     var scans = prepared.map { Scan(search: $0, input: input) }
