@@ -6,11 +6,12 @@
 // the anchor or none), and `fssimd_oneshot_collect_multi` tests all of them
 // on the same loads of each block of 64 bytes, reporting each candidate
 // position once with the searches it is a candidate of. Partners right
-// after their anchors are what makes the pass cheaper than one per search:
-// their bytes are the loads at j + 1 the kernel makes anyway, the window
-// test is one bit, and the tests need no branch on the bytes (whether a
-// block holds an anchor is a coin toss in accented text; a mispredicted
-// branch per block and search is what a pass per search pays most for).
+// after their anchors are what makes the pass cheaper than one per search
+// (the loads are not what a pass costs; the per-search tests are): their
+// bytes are the loads at j + 1 the kernel makes anyway and the window test
+// is one bit, so a search adds a few vector operations per block and no
+// branch on the bytes. The price is a partner less rare than the best one
+// within 16 bytes, so somewhat more candidates to verify.
 // Each search then verifies its candidates with its own verification state
 // (``OneShotSearch/Scan``), exactly as its own scan would. A line that holds
 // a match of one search is listed, and every candidate before the next line
