@@ -175,8 +175,10 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
   return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
                                                  next);
 }
+
 // Several anchors in one pass (fssimd_oneshot_collect_multi): each block's
-// loads (at j, j + 32 and, with a non-ASCII byte, j + 1, j + 33) are shared;
+// loads (at j, j + 32 and, with a non-ASCII byte or when every partner is
+// adjacent, j + 1, j + 33) are shared;
 // each anchor's tests are those of fssimd_oneshot_avx2 on them, plus its own
 // partner loads. Test (B) runs once for the union of the anchors' byte
 // sets (a pair in an anchor's sets is in the union's), and per anchor only
