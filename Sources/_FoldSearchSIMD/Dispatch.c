@@ -134,6 +134,26 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
   }
 }
 
+int64_t fssimd_oneshot_collect_multi(int32_t level, const uint8_t *haystack, int64_t n,
+                                     int64_t start, const fssimd_anchor *anchors, int32_t k,
+                                     int64_t *out, uint8_t *which, int64_t capacity,
+                                     int64_t *next) {
+  if (start >= n || k < 1 || k > 8) {
+    *next = start > n ? start : n;
+    return 0;
+  }
+  switch (fssimd_clamp(level)) {
+#if defined(FSSIMD_HAS_X86)
+    case FSSIMD_LEVEL_AVX512:
+    case FSSIMD_LEVEL_AVX2:
+      return fssimd_oneshot_multi_avx2(haystack, n, start, anchors, k, out, which, capacity, next);
+#endif
+    default:
+      return fssimd_oneshot_multi_collect_portable(haystack, n, start, n, anchors, k, out, which,
+                                                   capacity, next);
+  }
+}
+
 // MARK: - UTF-8 validation
 
 int32_t fssimd_utf8_valid_at(int32_t level, const uint8_t *p, int64_t n) {

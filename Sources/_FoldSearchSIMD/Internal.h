@@ -115,6 +115,11 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
                                                       int64_t stop, const fssimd_anchor *a,
                                                       int64_t *out, int64_t capacity,
                                                       int64_t *next);
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_collect_portable(const uint8_t *h, int64_t n,
+                                                            int64_t start, int64_t stop,
+                                                            const fssimd_anchor *a, int32_t k,
+                                                            int64_t *out, uint8_t *which,
+                                                            int64_t capacity, int64_t *next);
 
 // UTF8Validate.c
 FSSIMD_HIDDEN int32_t fssimd_utf8_valid_portable(const uint8_t *p, int64_t n);
@@ -138,6 +143,9 @@ FSSIMD_DECLARE_SEARCH(avx2)
 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
                                           const fssimd_anchor *a, int64_t *out, int64_t capacity,
                                           int64_t *next);
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int64_t start,
+                                                const fssimd_anchor *a, int32_t k, int64_t *out,
+                                                uint8_t *which, int64_t capacity, int64_t *next);
 
 // FoldVector.c
 FSSIMD_HIDDEN int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst,

@@ -175,5 +175,183 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
   return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
                                                  next);
 }
+
+// Several anchors in one pass (fssimd_oneshot_collect_multi): each block's
+// loads (at j, j + 32 and, with a non-ASCII byte or when every partner is
+// adjacent, j + 1, j + 33) are shared;
+// each anchor's tests are those of fssimd_oneshot_avx2 on them, plus its own
+// partner loads. Test (B) runs once for the union of the anchors' byte
+// sets (a pair in an anchor's sets is in the union's), and per anchor only
+// in a block where the union's reports a position (rare: the producers'
+// lead bytes are few). The body is compiled once per anchor count K
+// (fssimd_oneshot_multi_k_avx2), so that its loops over the anchors unroll
+// and their vectors stay in registers.
+// Caller obligations (of the body): as fssimd_oneshot_multi_avx2, with
+// start < first or start + reach < n handled as there (the caller checks
+// the bounds), 1 <= K <= 8.
+FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_multi_k_avx2(
+    const uint8_t *h, int64_t n, int64_t j, int64_t reach, const fssimd_anchor *a, const int32_t K,
+    int64_t *out, uint8_t *which, int64_t count, int64_t capacity, int64_t *next) {
+  __m256i anchor[8], anchor_or[8], partner[8], partner_or[8], lead[8], second[8];
+  uint64_t lead_all[2] = {0, 0}, second_all[2] = {0, 0};
+  for (int32_t i = 0; i < K; i++) {
+    for (int w = 0; w < 2; w++) lead_all[w] |= a[i].lead[w], second_all[w] |= a[i].second[w];
+    anchor[i] = _mm256_set1_epi8((char)a[i].anchor);
+    anchor_or[i] = _mm256_set1_epi8((char)a[i].anchor_or);
+    partner[i] = _mm256_set1_epi8((char)a[i].partner);
+    partner_or[i] = _mm256_set1_epi8((char)a[i].partner_or);
+    lead[i] = fssimd_nibble_table_avx2(a[i].lead);
+    second[i] = fssimd_nibble_table_avx2(a[i].second);
+  }
+  // Every partner right after its anchor (or none): the partner loads are
+  // the second-byte loads, and the window is the byte after the anchor.
+  int adjacent = 1;
+  for (int32_t i = 0; i < K; i++) adjacent &= a[i].distance == 0 || a[i].distance == 1;
+  const __m256i lead_any = fssimd_nibble_table_avx2(lead_all);
+  const __m256i second_any = fssimd_nibble_table_avx2(second_all);
+  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
+                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
+#define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) {
+      *next = j;
+      return count;
+    }
+    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
+    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
+    uint64_t ea[8];
+    uint64_t any = h0;
+    for (int32_t i = 0; i < K; i++) {
+      ea[i] = fssimd_mask64_avx2(fssimd_eq_or_avx2(v0, anchor_or[i], anchor[i]),
+                                 fssimd_eq_or_avx2(v1, anchor_or[i], anchor[i])) &
+              ~h0;
+      any |= ea[i];
+    }
+    if (any == 0) continue;
+    __m256i n0 = v0, n1 = v1;
+    uint64_t set_any = 0;  // (B) for the union of the anchors' sets
+    if (h0 != 0 || adjacent) {
+      n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
+      set_any = ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead_any, second_any, high),
+                                    fssimd_out_of_sets_avx2(v1, n1, lead_any, second_any, high));
+    }
+    uint64_t masks[8];
+    uint64_t all = 0;
+    if (adjacent) {
+      // Without branches on the bytes: an anchor in a block is a coin toss
+      // in accented text. (A) with d = 1: the partner byte, or a byte
+      // >= 0x80, right after the anchor.
+      const uint64_t hn = fssimd_mask64_avx2(n0, n1);
+      for (int32_t i = 0; i < K; i++) {
+        const uint64_t ep = fssimd_mask64_avx2(fssimd_eq_or_avx2(n0, partner_or[i], partner[i]),
+                                               fssimd_eq_or_avx2(n1, partner_or[i], partner[i]));
+        uint64_t mask = a[i].distance == 0 ? ea[i] : ea[i] & (ep | hn);
+        if (set_any != 0) {
+          mask |= set_any & ~fssimd_mask64_avx2(
+                                fssimd_out_of_sets_avx2(v0, n0, lead[i], second[i], high),
+                                fssimd_out_of_sets_avx2(v1, n1, lead[i], second[i], high));
+        }
+        masks[i] = mask;
+        all |= mask;
+      }
+    }
+    for (int32_t i = 0; i < K && !adjacent; i++) {
+      const int64_t d = a[i].distance;
+      uint64_t mask = 0;
+      if (ea[i] != 0 && d == 0) {
+        mask = ea[i];
+      } else if (ea[i] != 0) {
+        const __m256i p0 = FSSIMD_LOAD(h + j + d), p1 = FSSIMD_LOAD(h + j + d + 32);
+        const uint64_t ep =
+            fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or[i], partner[i]),
+                               fssimd_eq_or_avx2(p1, partner_or[i], partner[i]));
+        const uint64_t hd = fssimd_mask64_avx2(p0, p1);
+        uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80 (as in fssimd_oneshot_avx2)
+        if (d > 0) {
+          lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
+        } else {
+          lo = hd | h0 << -d, hi = h0 >> (64 + d);
+        }
+        mask = ea[i] & (ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d)));
+      }
+      if (set_any != 0) {
+        // Each anchor's own (B) lies inside the union's.
+        mask |= set_any & ~fssimd_mask64_avx2(
+                              fssimd_out_of_sets_avx2(v0, n0, lead[i], second[i], high),
+                              fssimd_out_of_sets_avx2(v1, n1, lead[i], second[i], high));
+      }
+      masks[i] = mask;
+      all |= mask;
+    }
+    for (; all != 0; all &= all - 1) {
+      const int b = __builtin_ctzll(all);
+      unsigned m = 0;
+      for (int32_t i = 0; i < K; i++) m |= (unsigned)((masks[i] >> b) & 1) << i;
+      out[count] = j + b;
+      which[count] = (uint8_t)m;
+      count++;
+    }
+  }
+#undef FSSIMD_LOAD
+  *next = j;
+  return count;
+}
+
+// The dispatcher of the bodies: the blocks nearer either end than every
+// anchor's loads reach (the widest reach, the earliest partner) go to the
+// portable multi collector.
+// Caller obligations: as fssimd_oneshot_avx2, with `a` pointing to k valid
+// anchors (1 <= k <= 8) and `which` to `capacity` writable bytes.
+FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n,
+                                                     int64_t start, const fssimd_anchor *a,
+                                                     int32_t k, int64_t *out, uint8_t *which,
+                                                     int64_t capacity, int64_t *next) {
+  int64_t first = 0, reach = 64;
+  for (int32_t i = 0; i < k; i++) {
+    const int64_t d = a[i].distance;
+    if (d < -16 || d > 16) {
+      return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity,
+                                                   next);
+    }
+    if (-d > first) first = -d;
+    if (d + 63 > reach) reach = d + 63;
+  }
+  if (first + reach >= n || (start >= first && start + reach >= n)) {
+    return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity, next);
+  }
+  int64_t j = start;
+  int64_t count = 0;
+  if (start < first) {
+    count = fssimd_oneshot_multi_collect_portable(h, n, start, first, a, k, out, which, capacity,
+                                                  &j);
+    if (j < first || j + reach >= n) {
+      return count + fssimd_oneshot_multi_collect_portable(h, n, j, n, a, k, out + count,
+                                                           which + count, capacity - count, next);
+    }
+  }
+  int64_t stop = j;
+  switch (k) {
+#define FSSIMD_MULTI_CASE(K)                                                                    \
+  case K:                                                                                      \
+    count = fssimd_oneshot_multi_k_avx2(h, n, j, reach, a, K, out, which, count, capacity, &stop); \
+    break;
+    FSSIMD_MULTI_CASE(1)
+    FSSIMD_MULTI_CASE(2)
+    FSSIMD_MULTI_CASE(3)
+    FSSIMD_MULTI_CASE(4)
+    FSSIMD_MULTI_CASE(5)
+    FSSIMD_MULTI_CASE(6)
+    FSSIMD_MULTI_CASE(7)
+    default:
+    FSSIMD_MULTI_CASE(8)
+#undef FSSIMD_MULTI_CASE
+  }
+  if (stop + reach < n) {  // stopped for room: the caller calls again
+    *next = stop;
+    return count;
+  }
+  return count + fssimd_oneshot_multi_collect_portable(h, n, stop, n, a, k, out + count,
+                                                       which + count, capacity - count, next);
+}
 #undef FSSIMD_AVX2
 #endif

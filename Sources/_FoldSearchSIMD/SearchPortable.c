@@ -113,3 +113,30 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
   *next = start;
   return count;
 }
+
+// The portable collector of several anchors (fssimd_oneshot_collect_multi):
+// the positions that are candidates of any of a[0 ..< k], bit i of which[]
+// set when a[i]'s, written while 64 slots are free, until a block of 64
+// ends at or past `stop` (<= n).
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_collect_portable(const uint8_t *h, int64_t n,
+                                                     int64_t start, int64_t stop,
+                                                     const fssimd_anchor *a, int32_t k,
+                                                     int64_t *out, uint8_t *which,
+                                                     int64_t capacity, int64_t *next) {
+  int64_t count = 0;
+  while (start < stop && capacity - count >= 64) {
+    const int64_t end = n - start < 64 ? n : start + 64;
+    for (int64_t p = start; p < end; p++) {
+      unsigned m = 0;
+      for (int32_t i = 0; i < k; i++) m |= (unsigned)fssimd_oneshot_at(h, n, p, a + i) << i;
+      if (m != 0) {
+        out[count] = p;
+        which[count] = (uint8_t)m;
+        count++;
+      }
+    }
+    start = end;
+  }
+  *next = start;
+  return count;
+}

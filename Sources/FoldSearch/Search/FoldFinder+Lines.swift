@@ -34,11 +34,25 @@ extension FoldFinder {
   /// }  // [0..<17, 23..<32]
   /// ```
   ///
-  /// - Complexity: O(n · k) for n bytes and k finders: a scan of the
-  ///   buffer per finder, plus the walk to the line ends of each line
-  ///   listed.
+  /// Up to eight finders share one pass of the candidate kernel over the
+  /// buffer, each candidate verified by the finders it is a candidate of;
+  /// once a line is listed, the candidates left in it are skipped.
+  ///
+  /// - Complexity: O(n · k) for n bytes and k finders: one read of the
+  ///   buffer testing every finder's anchor (more than eight: a scan per
+  ///   finder), plus the walk to the line ends of each line listed.
   public static func candidateLines(
     of finders: [FoldFinder], in bytes: UnsafeBufferPointer<UInt8>, byteLimit: Int
+  ) -> [Range<Int>]? {
+    candidateLines(of: finders, in: bytes, byteLimit: byteLimit, sharedScan: true)
+  }
+
+  /// ``candidateLines(of:in:byteLimit:)``; with `sharedScan` false each
+  /// finder scans the buffer on its own (the reference the shared scan,
+  /// ``OneShotSearch/firstMatchesPerLine(of:in:)``, is tested against).
+  package static func candidateLines(
+    of finders: [FoldFinder], in bytes: UnsafeBufferPointer<UInt8>, byteLimit: Int,
+    sharedScan: Bool
   ) -> [Range<Int>]? {
     var searches: [OneShotSearch] = []
     for finder in finders {
@@ -68,6 +82,19 @@ extension FoldFinder {
       return merged
     }
     var hits: [Range<Int>] = []
+    if sharedScan && (2...OneShotSearch.sharedScanLimit).contains(searches.count)
+      && searches.allSatisfy({ !$0.needle.contains(0x0A) })
+    {
+      // One pass of the kernel for all the literals (an alternation's).
+      for stretch in stretches where !stretch.isEmpty {
+        // SAFETY: a stretch is well-formed, as below.
+        let found = OneShotSearch.firstMatchesPerLine(
+          of: searches, in: UnsafeBufferPointer(rebasing: buffer[stretch]))
+        let shift = stretch.lowerBound
+        hits += shift == 0 ? found : found.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+      }
+      return lines(holding: hits, buffer, limit: limit)
+    }
     for var search in searches {
       // Only lines are wanted: a line's later candidates are skipped.
       search.firstMatchPerLine = true

@@ -246,8 +246,10 @@ package struct OneShotSearch {
   }
 
   /// Chooses the anchor and partner that a sample of `input` says give the
-  /// fewest candidates (see ``TextSample``).
-  mutating func adapt(to input: UnsafeBufferPointer<UInt8>) {
+  /// fewest candidates (see ``TextSample``); with `adjacentPartner` only a
+  /// partner right after the anchor, or none (the shared scan of several
+  /// searches reads those partners from loads it makes anyway).
+  mutating func adapt(to input: UnsafeBufferPointer<UInt8>, adjacentPartner: Bool = false) {
     let sample = TextSample(input)
     let total = Double(max(sample.bytes, 1))
     // How often a position has an ASCII byte folding to b, and a non-ASCII
@@ -280,7 +282,7 @@ package struct OneShotSearch {
       let extra = producedRate[b] ?? reported(Self.asciiProducers[Int(b)])
       producedRate[b] = extra
       if own + extra < best.rate { best = (own + extra, i, nil) }
-      for j in positions where j != i && abs(j - i) <= 16 {
+      for j in positions where j != i && abs(j - i) <= 16 && (!adjacentPartner || j == i + 1) {
         let rate = own * min(1, ascii(needle[j]) + window(abs(j - i))) + extra
         if rate < best.rate { best = (rate, i, j) }
       }

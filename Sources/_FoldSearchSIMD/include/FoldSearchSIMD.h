@@ -488,6 +488,23 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
                                const fssimd_anchor *anchor, int64_t *out, int64_t capacity,
                                int64_t *next);
 
+/// The candidates of several one-shot searches in one pass: every position
+/// p >= `start` that is a candidate (fssimd_oneshot_collect's conditions)
+/// of one or more of anchors[0 ..< k], in increasing order, each once,
+/// written to `out`, with `which[c]` bit i set exactly when out[c] is a
+/// candidate of anchors[i]. The contract of progress, capacity (64 free
+/// slots per block) and *next is fssimd_oneshot_collect's; every level
+/// reports the same positions and bits. With k outside 1 ... 8 nothing is
+/// written and *next is n. O((*next − start) · k) per call, one read of
+/// the bytes.
+///
+/// Caller obligations: as fssimd_oneshot_collect, with `anchors` pointing
+/// to k valid fssimd_anchor and `which` to `capacity` writable bytes.
+int64_t fssimd_oneshot_collect_multi(int32_t level, const uint8_t *haystack, int64_t n,
+                                     int64_t start, const fssimd_anchor *anchors, int32_t k,
+                                     int64_t *out, uint8_t *which, int64_t capacity,
+                                     int64_t *next);
+
 /// The first position p in [start, n) where haystack[p] is b0, b1 or b2
 /// (pass a byte twice to look for fewer), or n when there is none: the
 /// rare-byte prefilter of the query-set searcher (AnyByte.c). Every level
