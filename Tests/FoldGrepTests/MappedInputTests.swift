@@ -34,12 +34,10 @@ struct MappedInputTests {
   /// Random files, each searched mapped (FOLDGREP_MAP_MINIMUM=0), read
   /// (a minimum larger than any file) and from standard input, with chunks
   /// far smaller than the file and the default: every output and status
-  /// agree. The seed is printed; FOLDGREP_TEST_SEED replays one.
+  /// agree. The seed is printed; FOLDSEARCH_TEST_SEED replays one.
   @Test func mappedFilesAreSearchedAsReadOnes() throws {
-    let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("MappedInputTests.mappedFilesAreSearchedAsReadOnes seed: \(seed)")
+    let seed = TestSeed.resolve(
+      "MappedInputTests.mappedFilesAreSearchedAsReadOnes", fallback: 0x4D41_5001)
     var rng = SplitMix64(seed: seed)
     let scratch = try Scratch()
     for trial in 0..<3 {
@@ -177,12 +175,11 @@ struct MappedInputTests {
   /// with blocks of a few bytes to the whole chunk, for one query and
   /// several, counting lines and not: the ranges are the whole fold's, and
   /// a chunk is folded whole only when a block with a candidate is
-  /// ill-formed. The seed is printed; FOLDGREP_TEST_SEED replays one.
+  /// ill-formed. The seed is printed; FOLDSEARCH_TEST_SEED replays one.
   @Test func blocksWithoutCandidatesAreNeitherValidatedNorSearched() {
-    let seed =
-      ProcessInfo.processInfo.environment["FOLDGREP_TEST_SEED"].flatMap { UInt64($0) }
-      ?? UInt64.random(in: 0...UInt64.max)
-    print("MappedInputTests.blocksWithoutCandidatesAreNeitherValidatedNorSearched seed: \(seed)")
+    let seed = TestSeed.resolve(
+      "MappedInputTests.blocksWithoutCandidatesAreNeitherValidatedNorSearched",
+      fallback: 0x4D41_5002)
     var rng = SplitMix64(seed: seed)
     let querySets = [["cafe"], ["strasse"], ["ω"], ["cafe", "strasse"], ["e", "ω", "yy"]]
     for trial in 0..<60 {
