@@ -99,6 +99,49 @@ FSSIMD_AVX2 static inline uint64_t fssimd_partner_mask_avx2(const uint8_t *h, in
   return ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d));
 }
 
+// The vector loop of fssimd_oneshot_avx2 from block *jp while a block's
+// reach lies before n and 64 slots are free, with the second partner's
+// test when `two` (a constant at each call: a copy of the loop each);
+// returns the count and sets *jp to where it stopped. Caller obligations:
+// those of fssimd_oneshot_avx2, and its load bounds for every block run.
+FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_blocks_avx2(
+    const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a, int64_t *out,
+    int64_t capacity, int64_t count, const int two) {
+  const int64_t d = a->distance, d2 = a->distance2;
+  const __m256i anchor = _mm256_set1_epi8((char)a->anchor);
+  const __m256i anchor_or = _mm256_set1_epi8((char)a->anchor_or);
+  const __m256i partner = _mm256_set1_epi8((char)a->partner);
+  const __m256i partner_or = _mm256_set1_epi8((char)a->partner_or);
+  const __m256i partner2 = _mm256_set1_epi8((char)a->partner2);
+  const __m256i partner2_or = _mm256_set1_epi8((char)a->partner2_or);
+  const __m256i lead = fssimd_nibble_table_avx2(a->lead);
+  const __m256i second = fssimd_nibble_table_avx2(a->second);
+  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
+                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
+  int64_t j = *jp;
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) break;
+    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
+    const __m256i e0 = fssimd_eq_or_avx2(v0, anchor_or, anchor);
+    const __m256i e1 = fssimd_eq_or_avx2(v1, anchor_or, anchor);
+    const __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), _mm256_or_si256(v0, v1));
+    if (_mm256_movemask_epi8(any) == 0) continue;
+    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
+    const uint64_t ea = fssimd_mask64_avx2(e0, e1) & ~h0;
+    uint64_t mask = ea;
+    if (mask != 0 && d != 0) mask &= fssimd_partner_mask_avx2(h, j, d, partner, partner_or, h0);
+    if (two && mask != 0) mask &= fssimd_partner_mask_avx2(h, j, d2, partner2, partner2_or, h0);
+    if (h0 != 0) {
+      const __m256i n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
+      mask |= ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
+                                  fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
+    }
+    for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+  }
+  *jp = j;
+  return count;
+}
+
 // The one-shot candidates of the block of 64 positions at j, 32 per vector,
 // with d = a->distance (|d| <= 16), and likewise for a->distance2:
 //   (A) the anchor test is an OR and a compare per vector, on the loads at
@@ -153,37 +196,16 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
                                                      next);
     }
   }
-  const __m256i anchor = _mm256_set1_epi8((char)a->anchor);
-  const __m256i anchor_or = _mm256_set1_epi8((char)a->anchor_or);
-  const __m256i partner = _mm256_set1_epi8((char)a->partner);
-  const __m256i partner_or = _mm256_set1_epi8((char)a->partner_or);
-  const __m256i partner2 = _mm256_set1_epi8((char)a->partner2);
-  const __m256i partner2_or = _mm256_set1_epi8((char)a->partner2_or);
-  const __m256i lead = fssimd_nibble_table_avx2(a->lead);
-  const __m256i second = fssimd_nibble_table_avx2(a->second);
-  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
-                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
-  for (; j + reach < n; j += 64) {
-    if (capacity - count < 64) {
-      *next = j;
-      return count;
-    }
-    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
-    const __m256i e0 = fssimd_eq_or_avx2(v0, anchor_or, anchor);
-    const __m256i e1 = fssimd_eq_or_avx2(v1, anchor_or, anchor);
-    const __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), _mm256_or_si256(v0, v1));
-    if (_mm256_movemask_epi8(any) == 0) continue;
-    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
-    const uint64_t ea = fssimd_mask64_avx2(e0, e1) & ~h0;
-    uint64_t mask = ea;
-    if (mask != 0 && d != 0) mask &= fssimd_partner_mask_avx2(h, j, d, partner, partner_or, h0);
-    if (mask != 0 && d2 != 0) mask &= fssimd_partner_mask_avx2(h, j, d2, partner2, partner2_or, h0);
-    if (h0 != 0) {
-      const __m256i n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
-      mask |= ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
-                                  fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
-    }
-    for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+  // Specialized for one partner and for two (the second test's branch
+  // gone from the loop of the first).
+  if (d2 != 0) {
+    count = fssimd_oneshot_blocks_avx2(h, n, &j, reach, a, out, capacity, count, 1);
+  } else {
+    count = fssimd_oneshot_blocks_avx2(h, n, &j, reach, a, out, capacity, count, 0);
+  }
+  if (j + reach < n) {
+    *next = j;  // out of room
+    return count;
   }
   return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
                                                  next);
