@@ -77,8 +77,73 @@ FSSIMD_AVX2 static inline __m256i fssimd_eq_or_avx2(__m256i v, __m256i bits, __m
   return _mm256_cmpeq_epi8(_mm256_or_si256(v, bits), b);
 }
 
+#define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
+// The bits k of the block of 64 positions at j whose partner test of
+// distance d (1 <= |d| <= 16) passes, as (A) below describes; h0 holds the
+// high bits of bytes j ..< j + 64. Caller obligations: bytes j + d ..<
+// j + d + 64 are readable; the CPU supports AVX2.
+FSSIMD_AVX2 static inline uint64_t fssimd_partner_mask_avx2(const uint8_t *h, int64_t j, int64_t d,
+                                                             __m256i partner, __m256i partner_or,
+                                                             uint64_t h0) {
+  const __m256i p0 = FSSIMD_LOAD(h + j + d), p1 = FSSIMD_LOAD(h + j + d + 32);
+  const uint64_t ep = fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or, partner),
+                                         fssimd_eq_or_avx2(p1, partner_or, partner));
+  const uint64_t hd = fssimd_mask64_avx2(p0, p1);
+  uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80
+  if (d > 0) {
+    lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
+  } else {
+    lo = hd | h0 << -d, hi = h0 >> (64 + d);
+  }
+  return ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d));
+}
+
+// The vector loop of fssimd_oneshot_avx2 from block *jp while a block's
+// reach lies before n and 64 slots are free, with the second partner's
+// test when `two` (a constant at each call: a copy of the loop each);
+// returns the count and sets *jp to where it stopped. Caller obligations:
+// those of fssimd_oneshot_avx2, and its load bounds for every block run.
+FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_blocks_avx2(
+    const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a, int64_t *out,
+    int64_t capacity, int64_t count, const int two) {
+  const int64_t d = a->distance, d2 = a->distance2;
+  const __m256i anchor = _mm256_set1_epi8((char)a->anchor);
+  const __m256i anchor_or = _mm256_set1_epi8((char)a->anchor_or);
+  const __m256i partner = _mm256_set1_epi8((char)a->partner);
+  const __m256i partner_or = _mm256_set1_epi8((char)a->partner_or);
+  const __m256i partner2 = _mm256_set1_epi8((char)a->partner2);
+  const __m256i partner2_or = _mm256_set1_epi8((char)a->partner2_or);
+  const __m256i lead = fssimd_nibble_table_avx2(a->lead);
+  const __m256i second = fssimd_nibble_table_avx2(a->second);
+  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
+                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
+  int64_t j = *jp;
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) break;
+    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
+    const __m256i e0 = fssimd_eq_or_avx2(v0, anchor_or, anchor);
+    const __m256i e1 = fssimd_eq_or_avx2(v1, anchor_or, anchor);
+    const __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), _mm256_or_si256(v0, v1));
+    if (_mm256_movemask_epi8(any) == 0) continue;
+    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
+    const uint64_t ea = fssimd_mask64_avx2(e0, e1) & ~h0;
+    uint64_t mask = ea;
+    if (mask != 0 && d != 0) mask &= fssimd_partner_mask_avx2(h, j, d, partner, partner_or, h0);
+    if (two && mask != 0) mask &= fssimd_partner_mask_avx2(h, j, d2, partner2, partner2_or, h0);
+    if (h0 != 0) {
+      const __m256i n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
+      mask |= ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
+                                  fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
+    }
+    for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+  }
+  *jp = j;
+  return count;
+}
+
 // The one-shot candidates of the block of 64 positions at j, 32 per vector,
-// with d = a->distance (|d| <= 16):
+// with d = a->distance (|d| <= 16), and likewise for a->distance2:
 //   (A) the anchor test is an OR and a compare per vector, on the loads at
 //       j and j + 32; the partner test likewise on the loads at j + d and
 //       j + d + 32. The window test needs "some byte >= 0x80" over |d|
@@ -90,18 +155,20 @@ FSSIMD_AVX2 static inline __m256i fssimd_eq_or_avx2(__m256i v, __m256i bits, __m
 //       the OR of x >> t over t < |d| (fssimd_smear) then has bit k set
 //       when position j + k's window holds one. The anchor bits are
 //       cleared at bytes >= 0x80, so the test is exact even for an anchor
-//       >= 0x80.
+//       >= 0x80. The second partner's test runs only on the anchors that
+//       passed the first (fssimd_partner_mask_avx2 for both).
 //   (B) set membership by the nibble technique (fssimd_in_set_avx2) on the
 //       loads at j and j + 32 (lead) and j + 1 and j + 33 (second); the
 //       sets hold only bytes >= 0x80, so both bytes are non-ASCII.
 // A block all ASCII without an anchor byte costs one OR of the compares
 // and the bytes, a movemask and a branch.
-// Load bounds: the block at j reads bytes j + min(d, 0) through
-// j + max(64, d + 63) (the second-byte loads end at j + 64). The vector
+// Load bounds: the block at j reads bytes j + min(d, d2, 0) through
+// j + max(64, d + 63, d2 + 63), d2 = a->distance2 (the second-byte loads
+// end at j + 64). The vector
 // loop runs only while both lie in [0, n), where the header's clipping of
 // windows to [0, n), its 0 <= q < n and its p + 1 < n hold for every
 // position of the block; the blocks nearer either end, and anchors with
-// |d| > 16, go to the portable collector. Each block's candidates are
+// |d| or |d2| > 16, go to the portable collector. Each block's candidates are
 // written to `out` while 64 slots are free (the contract of
 // fssimd_oneshot_collect).
 // Caller obligations: `h` points to `n` readable bytes; 0 <= start < n;
@@ -110,16 +177,18 @@ FSSIMD_AVX2 static inline __m256i fssimd_eq_or_avx2(__m256i v, __m256i bits, __m
 FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
                                                const fssimd_anchor *a, int64_t *out,
                                                int64_t capacity, int64_t *next) {
-  const int64_t d = a->distance;
-  const int64_t first = d < 0 ? -d : 0;
-  const int64_t reach = d + 63 > 64 ? d + 63 : 64;
-  if (d < -16 || d > 16 || first + reach >= n || (start >= first && start + reach >= n)) {
+  const int64_t d = a->distance, d2 = a->distance2;
+  const int64_t lowest = d < d2 ? d : d2, highest = d > d2 ? d : d2;
+  const int64_t first = lowest < 0 ? -lowest : 0;
+  const int64_t reach = highest + 63 > 64 ? highest + 63 : 64;
+  if (d < -16 || d > 16 || d2 < -16 || d2 > 16 || first + reach >= n ||
+      (start >= first && start + reach >= n)) {
     return fssimd_oneshot_collect_portable(h, n, start, n, a, out, capacity, next);
   }
   int64_t j = start;
   int64_t count = 0;
   if (start < first) {
-    // The partner loads of the first -d positions would begin before the
+    // The partner loads of the first `first` positions would begin before the
     // text: a portable block takes them, the vector loop the rest.
     count = fssimd_oneshot_collect_portable(h, n, start, first, a, out, capacity, &j);
     if (j < first || j + reach >= n) {
@@ -127,51 +196,17 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t 
                                                      next);
     }
   }
-  const __m256i anchor = _mm256_set1_epi8((char)a->anchor);
-  const __m256i anchor_or = _mm256_set1_epi8((char)a->anchor_or);
-  const __m256i partner = _mm256_set1_epi8((char)a->partner);
-  const __m256i partner_or = _mm256_set1_epi8((char)a->partner_or);
-  const __m256i lead = fssimd_nibble_table_avx2(a->lead);
-  const __m256i second = fssimd_nibble_table_avx2(a->second);
-  const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
-                                        0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
-#define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-  for (; j + reach < n; j += 64) {
-    if (capacity - count < 64) {
-      *next = j;
-      return count;
-    }
-    const __m256i v0 = FSSIMD_LOAD(h + j), v1 = FSSIMD_LOAD(h + j + 32);
-    const __m256i e0 = fssimd_eq_or_avx2(v0, anchor_or, anchor);
-    const __m256i e1 = fssimd_eq_or_avx2(v1, anchor_or, anchor);
-    const __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), _mm256_or_si256(v0, v1));
-    if (_mm256_movemask_epi8(any) == 0) continue;
-    const uint64_t h0 = fssimd_mask64_avx2(v0, v1);
-    const uint64_t ea = fssimd_mask64_avx2(e0, e1) & ~h0;
-    uint64_t mask = 0;
-    if (ea != 0 && d == 0) {
-      mask = ea;
-    } else if (ea != 0) {
-      const __m256i p0 = FSSIMD_LOAD(h + j + d), p1 = FSSIMD_LOAD(h + j + d + 32);
-      const uint64_t ep = fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or, partner),
-                                             fssimd_eq_or_avx2(p1, partner_or, partner));
-      const uint64_t hd = fssimd_mask64_avx2(p0, p1);
-      uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80
-      if (d > 0) {
-        lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
-      } else {
-        lo = hd | h0 << -d, hi = h0 >> (64 + d);
-      }
-      mask = ea & (ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d)));
-    }
-    if (h0 != 0) {
-      const __m256i n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
-      mask |= ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
-                                  fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
-    }
-    for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+  // Specialized for one partner and for two (the second test's branch
+  // gone from the loop of the first).
+  if (d2 != 0) {
+    count = fssimd_oneshot_blocks_avx2(h, n, &j, reach, a, out, capacity, count, 1);
+  } else {
+    count = fssimd_oneshot_blocks_avx2(h, n, &j, reach, a, out, capacity, count, 0);
   }
-#undef FSSIMD_LOAD
+  if (j + reach < n) {
+    *next = j;  // out of room
+    return count;
+  }
   return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
                                                  next);
 }
@@ -211,7 +246,6 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
   const __m256i second_any = fssimd_nibble_table_avx2(second_all);
   const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
                                         0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128);
-#define FSSIMD_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
   for (; j + reach < n; j += 64) {
     if (capacity - count < 64) {
       *next = j;
@@ -292,7 +326,6 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
       count++;
     }
   }
-#undef FSSIMD_LOAD
   *next = j;
   return count;
 }
@@ -353,5 +386,6 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, in
   return count + fssimd_oneshot_multi_collect_portable(h, n, stop, n, a, k, out + count,
                                                        which + count, capacity - count, next);
 }
+#undef FSSIMD_LOAD
 #undef FSSIMD_AVX2
 #endif

@@ -64,6 +64,23 @@ static inline int fssimd_in_high_set(const uint64_t set[2], uint8_t b) {
   return (int)((set[k >> 6] >> (k & 63)) & 1);
 }
 
+// Whether an anchor at p passes the partner test of distance d (always
+// when d == 0): the partner byte at q = p + d, or a byte >= 0x80 in the
+// window between p and q (the header's condition (A)).
+static inline int fssimd_partner_at(const uint8_t *h, int64_t n, int64_t p, int64_t d,
+                                    uint8_t partner, uint8_t partner_or) {
+  if (d == 0) return 1;
+  const int64_t q = p + d;
+  if (q >= 0 && q < n && (uint8_t)(h[q] | partner_or) == partner) return 1;
+  int64_t lo = d > 0 ? p + 1 : q, hi = d > 0 ? q : p - 1;
+  if (lo < 0) lo = 0;
+  if (hi > n - 1) hi = n - 1;
+  for (int64_t x = lo; x <= hi; x++) {
+    if (h[x] >= 0x80) return 1;
+  }
+  return 0;
+}
+
 // Whether position p is a one-shot candidate (the header's conditions).
 static inline int fssimd_oneshot_at(const uint8_t *h, int64_t n, int64_t p,
                                     const fssimd_anchor *a) {
@@ -73,17 +90,8 @@ static inline int fssimd_oneshot_at(const uint8_t *h, int64_t n, int64_t p,
            fssimd_in_high_set(a->second, h[p + 1]);
   }
   if ((uint8_t)(b | a->anchor_or) != a->anchor) return 0;
-  const int64_t d = a->distance;
-  if (d == 0) return 1;
-  const int64_t q = p + d;
-  if (q >= 0 && q < n && (uint8_t)(h[q] | a->partner_or) == a->partner) return 1;
-  int64_t lo = d > 0 ? p + 1 : q, hi = d > 0 ? q : p - 1;
-  if (lo < 0) lo = 0;
-  if (hi > n - 1) hi = n - 1;
-  for (int64_t x = lo; x <= hi; x++) {
-    if (h[x] >= 0x80) return 1;
-  }
-  return 0;
+  return fssimd_partner_at(h, n, p, a->distance, a->partner, a->partner_or) &&
+         fssimd_partner_at(h, n, p, a->distance2, a->partner2, a->partner2_or);
 }
 
 // One-shot candidates one position at a time: those among the first 64

@@ -26,13 +26,13 @@ struct OneShotLinesTests {
   }
 
   static func lines(
-    _ query: String, in bytes: [UInt8], choice: (anchor: Int, partner: Int?)? = nil
+    _ query: String, in bytes: [UInt8], choice: (anchor: Int, partner: Int?, second: Int?)? = nil
   ) -> [Range<Int>]? {
     guard let prepared = FoldedQuery(query, table: .shared),
       var search = OneShotSearch(prepared, table: .shared)
     else { return nil }
     if let choice {
-      search.choose(anchor: choice.anchor, partner: choice.partner)
+      search.choose(anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
       search.adaptsToText = false
     }
     return bytes.withUnsafeBufferPointer { search.matchingLines(in: $0, byteLimit: Int.max) }

@@ -17,14 +17,14 @@ struct OneShotSearchTests {
   /// verification work, or nil when it declines the query.
   static func oneShot(
     _ query: String, in text: String, allowance: Int = 256 << 10,
-    choice: (anchor: Int, partner: Int?)? = nil
+    choice: (anchor: Int, partner: Int?, second: Int?)? = nil
   ) -> [Range<Int>]? {
     guard let prepared = FoldedQuery(query, table: .shared),
       var search = OneShotSearch(prepared, table: .shared)
     else { return nil }
     search.workAllowance = allowance
     if let choice {
-      search.choose(anchor: choice.anchor, partner: choice.partner)
+      search.choose(anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
       search.adaptsToText = false
     }
     var text = text
@@ -33,17 +33,22 @@ struct OneShotSearchTests {
   }
 
   /// A random anchor (any scalar start of the folded query) and, for an
-  /// ASCII anchor, partner (any other ASCII byte within 16 bytes, or none),
+  /// ASCII anchor, partner (any other ASCII byte within 16 bytes, or none)
+  /// and, with a partner, a second partner (another such byte, or none),
   /// or nil when the search declines.
   static func randomChoice(_ query: String, using rng: inout SplitMix64) -> (
-    anchor: Int, partner: Int?
+    anchor: Int, partner: Int?, second: Int?
   )? {
     guard let needle = FoldedQuery(query, table: .shared)?.folded else { return nil }
     let starts = needle.indices.filter { needle[$0] & 0xC0 != 0x80 }
     guard let anchor = starts.randomElement(using: &rng) else { return nil }
-    guard needle[anchor] < 0x80 else { return (anchor, nil) }
+    guard needle[anchor] < 0x80 else { return (anchor, nil, nil) }
     let partners = starts.filter { needle[$0] < 0x80 && $0 != anchor && abs($0 - anchor) <= 16 }
-    return (anchor, Bool.random(using: &rng) ? partners.randomElement(using: &rng) : nil)
+    guard Bool.random(using: &rng), let partner = partners.randomElement(using: &rng) else {
+      return (anchor, nil, nil)
+    }
+    let seconds = partners.filter { $0 != partner }
+    return (anchor, partner, Bool.random(using: &rng) ? seconds.randomElement(using: &rng) : nil)
   }
 
   static func whole(_ query: String, in text: String) -> [Range<Int>] {
@@ -83,9 +88,53 @@ struct OneShotSearchTests {
     let needle = FoldedQuery(query, table: .shared)!.folded
     for anchor in needle.indices where needle[anchor] & 0xC0 != 0x80 {
       #expect(
-        Self.oneShot(query, in: text, choice: (anchor, nil)) == expected,
+        Self.oneShot(query, in: text, choice: (anchor, nil, nil)) == expected,
         "\(text) / \(query) anchored at \(anchor)")
     }
+    // At every ASCII anchor with every two partners.
+    for anchor in needle.indices where needle[anchor] < 0x80 {
+      let partners = needle.indices.filter {
+        needle[$0] < 0x80 && $0 != anchor && abs($0 - anchor) <= 16
+      }
+      for j in partners {
+        for k in partners where k != j {
+          #expect(
+            Self.oneShot(query, in: text, choice: (anchor, j, k)) == expected,
+            "\(text) / \(query) anchored at \(anchor), partners \(j) and \(k)")
+        }
+      }
+    }
+  }
+
+  /// In text dense with accented letters one partner's window test often
+  /// passes; the sample then chooses a second partner, which rejects most
+  /// of those candidates, and the matches stay the same.
+  @Test func secondPartnerOnAccentedText() throws {
+    let line = "El señor Muñoz envió la información del año pasado a la sección de diseño.\n"
+    var text = String(repeating: line, count: 4096)
+    text += "SENOR senor Señor\n"
+    text.makeContiguousUTF8()
+    let expected = Self.whole("señor", in: text)
+    let prepared = try #require(FoldedQuery("señor", table: .shared))
+    var search = try #require(OneShotSearch(prepared, table: .shared))
+    var adapted = OneShotSearch.Statistics()
+    let ranges = text.utf8.withContiguousStorageIfAvailable {
+      search.byteRanges(in: $0, parallelism: .sequential, statistics: &adapted)
+    }
+    #expect(ranges == expected)
+    #expect(expected.count == 4096 + 3)
+    let second = try #require(adapted.secondPartnerIndex, "\(adapted)")
+    // The same anchor and first partner without the second.
+    search.choose(anchor: adapted.anchorIndex, partner: adapted.partnerIndex)
+    search.adaptsToText = false
+    var single = OneShotSearch.Statistics()
+    let singleRanges = text.utf8.withContiguousStorageIfAvailable {
+      search.byteRanges(in: $0, parallelism: .sequential, statistics: &single)
+    }
+    #expect(singleRanges == expected)
+    #expect(
+      adapted.reported < single.reported,
+      "partners \(String(describing: adapted.partnerIndex)) and \(second): \(adapted) \(single)")
   }
 
   @Test("Queries it declines fall back to the whole fold; non-ASCII ones are anchored")
@@ -251,7 +300,8 @@ struct OneShotSearchTests {
           var search = OneShotSearch(prepared, table: .shared)
         else { continue }
         if Bool.random(using: &rng), let choice = Self.randomChoice(query, using: &rng) {
-          search.choose(anchor: choice.anchor, partner: choice.partner)
+          search.choose(
+            anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
           search.adaptsToText = false
         }
         let expected = Self.whole(query, in: text)
@@ -304,7 +354,8 @@ extension OneShotSearchTests {
         else { continue }
         search.firstMatchPerLine = true
         if c.iteration % 3 == 0, let choice = Self.randomChoice(c.query, using: &rng) {
-          search.choose(anchor: choice.anchor, partner: choice.partner)
+          search.choose(
+            anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
           search.adaptsToText = false
         }
         let found = text.utf8.withContiguousStorageIfAvailable { search.byteRanges(in: $0) }!
@@ -352,7 +403,8 @@ extension OneShotSearchTests {
           var search = OneShotSearch(prepared, table: .shared)
         else { continue }
         if Bool.random(using: &rng), let choice = Self.randomChoice(query, using: &rng) {
-          search.choose(anchor: choice.anchor, partner: choice.partner)
+          search.choose(
+            anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
           search.adaptsToText = false
         }
         let answer = bytes.withUnsafeBufferPointer { search.hasCandidate(in: $0) }

@@ -24,14 +24,20 @@ struct OneShotCandidateKernelTests {
     var distance: Int
     var lead: Set<UInt8>
     var second: Set<UInt8>
+    /// The second partner and its distance (0: none).
+    var partner2: UInt8 = 0x61
+    var distance2 = 0
 
-    var anchorOr: UInt8 { (0x61...0x7A).contains(anchor) ? 0x20 : 0 }
-    var partnerOr: UInt8 { (0x61...0x7A).contains(partner) ? 0x20 : 0 }
+    static func caseBit(_ b: UInt8) -> UInt8 { (0x61...0x7A).contains(b) ? 0x20 : 0 }
+    var anchorOr: UInt8 { Self.caseBit(anchor) }
+    var partnerOr: UInt8 { Self.caseBit(partner) }
+    var partner2Or: UInt8 { Self.caseBit(partner2) }
 
     var c: fssimd_anchor {
       fssimd_anchor(
         anchor: anchor, anchor_or: anchorOr, partner: partner, partner_or: partnerOr,
-        distance: Int32(distance), lead: Self.bits(lead), second: Self.bits(second))
+        distance: Int32(distance), lead: Self.bits(lead), second: Self.bits(second),
+        partner2: partner2, partner2_or: partner2Or, distance2: Int32(distance2))
     }
 
     static func bits(_ set: Set<UInt8>) -> (UInt64, UInt64) {
@@ -48,6 +54,7 @@ struct OneShotCandidateKernelTests {
         s.sorted().map { String($0, radix: 16) }.joined(separator: ",")
       }
       return "anchor \(anchor) partner \(partner) distance \(distance)"
+        + " partner2 \(partner2) distance2 \(distance2)"
         + " lead [\(hex(lead))] second [\(hex(second))]"
     }
   }
@@ -60,19 +67,22 @@ struct OneShotCandidateKernelTests {
     for p in start..<n {
       let b = h[p]
       var candidate = false
-      if b < 0x80 && b | a.anchorOr == a.anchor {
-        let d = a.distance
-        if d == 0 {
-          candidate = true
-        } else {
-          let q = p + d
-          let window = d > 0 ? (p + 1)...q : q...(p - 1)
-          let clipped = window.clamped(to: 0...(n - 1))
-          if window.overlaps(0...(n - 1)) && h[clipped].contains(where: { $0 >= 0x80 }) {
-            candidate = true
-          }
-          if 0 <= q && q < n && h[q] | a.partnerOr == a.partner { candidate = true }
+      // The partner test of distance d: the partner at p + d, or a byte
+      // >= 0x80 between.
+      func passes(_ d: Int, _ partner: UInt8, _ partnerOr: UInt8) -> Bool {
+        if d == 0 { return true }
+        let q = p + d
+        let window = d > 0 ? (p + 1)...q : q...(p - 1)
+        let clipped = window.clamped(to: 0...(n - 1))
+        if window.overlaps(0...(n - 1)) && h[clipped].contains(where: { $0 >= 0x80 }) {
+          return true
         }
+        return 0 <= q && q < n && h[q] | partnerOr == partner
+      }
+      if b < 0x80 && b | a.anchorOr == a.anchor && passes(a.distance, a.partner, a.partnerOr)
+        && passes(a.distance2, a.partner2, a.partner2Or)
+      {
+        candidate = true
       }
       if b >= 0x80 && a.lead.contains(b) && p + 1 < n && h[p + 1] >= 0x80
         && a.second.contains(h[p + 1])
@@ -177,10 +187,16 @@ struct OneShotCandidateKernelTests {
       default: return Set(favourites.filter { _ in chance(600) } + [UInt8(0x80 + rng.next() % 128)])
       }
     }
-    let a = Anchor(
+    var a = Anchor(
       anchor: pick(asciiAnchors), partner: pick(asciiAnchors),
       distance: chance(200) ? 0 : Int(rng.next() % 33) - 16,
       lead: someSet([0xC3, 0xC5, 0xE2]), second: someSet([0x84, 0xA9, 0xBE]))
+    // A second partner in half the cases (at any distance, as the kernel
+    // takes one even without a first).
+    if chance(500) {
+      a.partner2 = pick(asciiAnchors)
+      a.distance2 = Int(rng.next() % 33) - 16
+    }
     let n = lengths.lowerBound + Int(rng.next() % UInt64(lengths.count))
     // Per mille of anchor bytes, partner bytes and non-ASCII bytes: dense
     // cases exercise every condition, sparse ones the vector loop's skip.
@@ -189,7 +205,10 @@ struct OneShotCandidateKernelTests {
     let h: [UInt8] = (0..<n).map { _ in
       let r = Int(rng.next() % 1000)
       if r < anchors { return chance(500) ? a.anchor : upper(a.anchor) }
-      if r < anchors + partners { return chance(500) ? a.partner : upper(a.partner) }
+      if r < anchors + partners {
+        let partner = chance(500) ? a.partner : a.partner2
+        return chance(500) ? partner : upper(partner)
+      }
       if r < anchors + partners + highs {
         return chance(700) ? pick(highBytes) : UInt8(0x80 + rng.next() % 128)
       }
@@ -228,11 +247,13 @@ struct OneShotCandidateKernelTests {
     let mixed = random(Array("zZuUabababababab".utf8) + [0xC5, 0xBE], 200)
     let ascii = random(Array("zZ".utf8), 150)
     for (name, h) in [("mixed", mixed), ("ascii", ascii), ("ascii+C5", ascii + [0xC5])] {
-      for d in [-16, -3, 0, 1, 16] {
-        let a = Anchor(anchor: 0x7A, partner: 0x75, distance: d, lead: [0xC5], second: [0xBE])
+      for (d, d2) in [(-16, 0), (-3, 0), (0, 0), (1, 0), (16, 0), (-16, 16), (-2, 3), (2, 5)] {
+        var a = Anchor(anchor: 0x7A, partner: 0x75, distance: d, lead: [0xC5], second: [0xBE])
+        a.partner2 = 0x62
+        a.distance2 = d2
         for start in 0...h.count + 1 {
-          Self.check(h, from: start, a, "\(name) d \(d)")
-          Self.check(h, offset: 1, tail: 64, from: start, a, "\(name) d \(d)")
+          Self.check(h, from: start, a, "\(name) d \(d) d2 \(d2)")
+          Self.check(h, offset: 1, tail: 64, from: start, a, "\(name) d \(d) d2 \(d2)")
         }
       }
     }
@@ -273,5 +294,22 @@ struct OneShotCandidateKernelTests {
     var zCaron2 = zCaron
     zCaron2.distance = 2
     #expect(Self.check(long, offset: 3, zCaron2, "long") == [150, 700, 900])
+  }
+
+  /// A second partner must pass its test too: "nor" anchored at 'o' with
+  /// 'n' before and 'r' after, as "señor" and "menor" are, not "mano".
+  @Test(arguments: [
+    ("menor", [3]), ("se\u{f1}or", [4]), ("mano", []), ("monr", []), ("ro", []),
+    ("NOR", [1]), ("\u{f3}o\u{e9}", [2]),
+  ])
+  func secondPartner(text: String, expected: [Int]) {
+    var a = Anchor(anchor: 0x6F, partner: 0x6E, distance: -1, lead: [], second: [])
+    a.partner2 = 0x72
+    a.distance2 = 1
+    #expect(Self.check(Array(text.utf8), a, text) == expected)
+    // Inside a block of the vector loop.
+    let padded =
+      Array(repeating: 0x61, count: 100) + Array(text.utf8) + Array(repeating: 0x61, count: 100)
+    #expect(Self.check(padded, offset: 5, a, "padded \(text)") == expected.map { $0 + 100 })
   }
 }

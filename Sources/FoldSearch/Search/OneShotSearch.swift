@@ -27,7 +27,10 @@ import _FoldSearchSIMD
 /// the **partner**, `d` needle bytes away (|d| ≤ 16), sharpens the ASCII case:
 /// if every raw byte between the anchor and the place `d` bytes away is
 /// ASCII, each of those folds to exactly one byte, so the partner's raw byte
-/// sits exactly `d` bytes away; otherwise a byte ≥ 0x80 lies in between. The
+/// sits exactly `d` bytes away; otherwise a byte ≥ 0x80 lies in between. A
+/// second partner is tested the same way and required as well (in text
+/// with many accented letters, where the window test often passes for one
+/// partner, two on either side of the anchor seldom both do). The
 /// C kernel `fssimd_oneshot_collect` tests exactly these conditions, 64
 /// positions at a time, and hands over a batch of candidates per call; a
 /// non-ASCII candidate (its first two bytes in the producers' sets) is then
@@ -76,9 +79,10 @@ package struct OneShotSearch {
   let searcher: ByteSearcher
   /// The kernel's description of a candidate.
   private(set) var anchor = fssimd_anchor()
-  /// The anchor's index in `needle`, and the partner's (nil: none).
+  /// The anchor's index in `needle`, and the partners' (nil: none).
   package private(set) var anchorIndex = 0
   package private(set) var partnerIndex: Int?
+  package private(set) var secondPartnerIndex: Int?
   /// The anchor's bytes in the needle: one ASCII byte, or a non-ASCII
   /// scalar's UTF-8.
   private(set) var anchorBytes: [UInt8] = []
@@ -134,13 +138,15 @@ package struct OneShotSearch {
   }
 
   /// Anchors the search at `needle[index]`, with `needle[partner]` as the
-  /// partner. A non-ASCII anchor is the whole scalar starting there, found
-  /// by its producers alone (no partner).
+  /// partner and `needle[secondPartner]` as the second. A non-ASCII anchor
+  /// is the whole scalar starting there, found by its producers alone (no
+  /// partner).
   ///
   /// - Precondition: `index` starts a scalar of the needle; a partner is
   ///   ASCII, as the anchor is, `partner != index` and
-  ///   `|partner − index| <= 16`.
-  package mutating func choose(anchor index: Int, partner: Int?) {
+  ///   `|partner − index| <= 16`, and likewise the second partner, which
+  ///   comes only with a first.
+  package mutating func choose(anchor index: Int, partner: Int?, secondPartner: Int? = nil) {
     precondition(needle[index] & 0xC0 != 0x80)
     func caseBit(_ byte: UInt8) -> UInt8 { (0x61...0x7A).contains(byte) ? 0x20 : 0 }
     let a = needle[index]
@@ -166,10 +172,18 @@ package struct OneShotSearch {
       anchor.partner_or = caseBit(needle[partner])
       anchor.distance = Int32(partner - index)
     }
+    if let second = secondPartner {
+      precondition(partner != nil)
+      precondition(needle[second] < 0x80 && second != index && abs(second - index) <= 16)
+      anchor.partner2 = needle[second]
+      anchor.partner2_or = caseBit(needle[second])
+      anchor.distance2 = Int32(second - index)
+    }
     (anchor.lead, anchor.second) = Self.byteSets(producers)
     self.anchor = anchor
     self.anchorIndex = index
     self.partnerIndex = partner
+    self.secondPartnerIndex = secondPartner
     self.producers = producers
   }
 
@@ -271,20 +285,42 @@ package struct OneShotSearch {
     // The chance that a window of w bytes beside an ASCII position holds a
     // byte >= 0x80 (non-ASCII scalars taken as independent, one lead each).
     let lead = Double(sample.leads) / total
-    func window(_ w: Int) -> Double { 1 - pow1m(lead, w + 1) }
+    let windows = (0...16).map { 1 - pow1m(lead, $0 + 1) }
     let starts = needle.indices.prefix(4096).filter { needle[$0] & 0xC0 != 0x80 }
     let positions = starts.filter { needle[$0] < 0x80 }
-    var best = (rate: Double.infinity, anchor: starts[0], partner: Int?.none)
+    var best = (rate: Double.infinity, anchor: starts[0], partner: Int?.none, second: Int?.none)
     var producedRate: [UInt8: Double] = [:]
     for i in positions.prefix(64) {
       let b = needle[i]
       let own = ascii(b)
       let extra = producedRate[b] ?? reported(Self.asciiProducers[Int(b)])
       producedRate[b] = extra
-      if own + extra < best.rate { best = (own + extra, i, nil) }
-      for j in positions where j != i && abs(j - i) <= 16 && (!adjacentPartner || j == i + 1) {
-        let rate = own * min(1, ascii(needle[j]) + window(abs(j - i))) + extra
-        if rate < best.rate { best = (rate, i, j) }
+      if own + extra < best.rate { best = (own + extra, i, nil, nil) }
+      let partners = positions.filter {
+        $0 != i && abs($0 - i) <= 16 && (!adjacentPartner || $0 == i + 1)
+      }
+      // The chance that partner j's test passes.
+      func passes(_ j: Int) -> Double { min(1, ascii(needle[j]) + windows[abs(j - i)]) }
+      for j in partners {
+        let rate = own * passes(j) + extra
+        if rate < best.rate { best = (rate, i, j, nil) }
+      }
+      // Two partners: independent on either side of the anchor; on one side
+      // the windows overlap, so both pass when both bytes do or a byte
+      // >= 0x80 lies in the longer window. Taken only when that halves the
+      // rate (the second test costs a little in every block with an anchor).
+      // The shared scan of several needles tests one adjacent partner only.
+      for (x, j) in partners.enumerated() where !adjacentPartner {
+        for k in partners[(x + 1)...] {
+          let both =
+            (j < i) != (k < i)
+            ? passes(j) * passes(k)
+            : min(
+              1,
+              ascii(needle[j]) * ascii(needle[k]) + windows[max(abs(j - i), abs(k - i))])
+          let rate = own * both + extra
+          if (best.second == nil ? 2 * rate : rate) < best.rate { best = (rate, i, j, k) }
+        }
       }
     }
     // A non-ASCII scalar of the needle, found by its producers alone.
@@ -292,9 +328,9 @@ package struct OneShotSearch {
       let width = needle[i] >= 0xF0 ? 4 : needle[i] >= 0xE0 ? 3 : 2
       let value = String(decoding: needle[i..<i + width], as: UTF8.self).unicodeScalars.first!.value
       let rate = reported(Self.producers(of: value, table: table))
-      if rate < best.rate { best = (rate, i, nil) }
+      if rate < best.rate { best = (rate, i, nil, nil) }
     }
-    choose(anchor: best.anchor, partner: best.partner)
+    choose(anchor: best.anchor, partner: best.partner, secondPartner: best.second)
   }
 
   /// (1 − x)^n for 0 <= x <= 1.
@@ -331,9 +367,10 @@ package struct OneShotSearch {
     /// scanned again because a match crossed into them.
     package var pieces = 0
     package var rescans = 0
-    /// The needle indices of the anchor and the partner chosen.
+    /// The needle indices of the anchor and the partners chosen.
     package var anchorIndex = 0
     package var partnerIndex: Int?
+    package var secondPartnerIndex: Int?
 
     package init() {}
 
@@ -361,6 +398,7 @@ package struct OneShotSearch {
     statistics = Statistics()
     statistics.anchorIndex = search.anchorIndex
     statistics.partnerIndex = search.partnerIndex
+    statistics.secondPartnerIndex = search.secondPartnerIndex
     let threads = ParallelPlan.threadCount(parallelism, bytes: input.count, threshold: threshold)
     if threads > 1,
       let ranges = search.parallelRanges(in: input, threads: threads, statistics: &statistics)

@@ -447,9 +447,11 @@ void fssimd_fold_run(int32_t level, fssimd_fold_state *state);
 
 /// What makes a raw UTF-8 byte position a candidate for a one-shot search
 /// that folds only windows around candidates (FoldSearch's
-/// `FoldedText+OneShot.swift` explains why every match has one). The anchor
+/// `OneShotSearch.swift` explains why every match has one). The anchor
 /// is one folded ASCII byte of the needle; the partner another, `distance`
-/// needle bytes after it (negative: before; 0: no partner).
+/// needle bytes after it (negative: before; 0: no partner); the second
+/// partner a third, `distance2` needle bytes from the anchor (0: none),
+/// tested as the first is and required as well.
 typedef struct {
   uint8_t anchor;      ///< the anchor's folded byte (< 0x80)
   uint8_t anchor_or;   ///< 0x20 when `anchor` is a lowercase letter, else 0
@@ -461,6 +463,9 @@ typedef struct {
   /// scalars whose fold contains the anchor.
   uint64_t lead[2];
   uint64_t second[2];
+  uint8_t partner2;     ///< the second partner's folded byte (< 0x80)
+  uint8_t partner2_or;  ///< 0x20 when `partner2` is a lowercase letter, else 0
+  int32_t distance2;    ///< partner2 index − anchor index, |distance2| <= 16
 } fssimd_anchor;
 
 /// Collects the candidates of a one-shot search: every candidate position
@@ -474,7 +479,9 @@ typedef struct {
 ///   (A) h[p] < 0x80 and (h[p] | anchor_or) == anchor, and, with d =
 ///       distance != 0 and q = p + d: some byte of h in the window between
 ///       p and q — (p, q] when d > 0, [q, p) when d < 0, clipped to [0, n) —
-///       is >= 0x80, or 0 <= q < n and (h[q] | partner_or) == partner; or
+///       is >= 0x80, or 0 <= q < n and (h[q] | partner_or) == partner; and
+///       the same of distance2, partner2 and partner2_or when distance2 != 0;
+///       or
 ///   (B) h[p] >= 0x80 is in `lead`, p + 1 < n and h[p + 1] is in `second`.
 /// The set is exact: every level reports the same positions (a test checks
 /// AVX2 against the portable loop). Level SSE2 runs the portable loop (the
