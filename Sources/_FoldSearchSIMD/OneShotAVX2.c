@@ -72,6 +72,16 @@ FSSIMD_AVX2 static inline uint64_t fssimd_mask64_avx2(__m256i v0, __m256i v1) {
          (uint64_t)(uint32_t)_mm256_movemask_epi8(v1) << 32;
 }
 
+// Bit k set when byte k of the 64 at v0, v1 (the next bytes at n0, n1) is a
+// lead byte of the set `lead` followed by a byte of `second`: test (B) for a
+// block.
+FSSIMD_AVX2 static inline uint64_t fssimd_in_sets64_avx2(__m256i v0, __m256i v1, __m256i n0,
+                                                        __m256i n1, __m256i lead,
+                                                        __m256i second, __m256i high) {
+  return ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
+                             fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
+}
+
 // 0xFF where (v | bits) == b, else 0x00.
 FSSIMD_AVX2 static inline __m256i fssimd_eq_or_avx2(__m256i v, __m256i bits, __m256i b) {
   return _mm256_cmpeq_epi8(_mm256_or_si256(v, bits), b);
@@ -133,8 +143,7 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
     if (two && mask != 0) mask &= fssimd_partner_mask_avx2(h, j, d2, partner2, partner2_or, h0);
     if (h0 != 0) {
       const __m256i n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
-      mask |= ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead, second, high),
-                                  fssimd_out_of_sets_avx2(v1, n1, lead, second, high));
+      mask |= fssimd_in_sets64_avx2(v0, v1, n0, n1, lead, second, high);
     }
     for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
   }
@@ -266,8 +275,7 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
     uint64_t set_any = 0;  // (B) for the union of the anchors' sets
     if (h0 != 0 || adjacent) {
       n0 = FSSIMD_LOAD(h + j + 1), n1 = FSSIMD_LOAD(h + j + 33);
-      set_any = ~fssimd_mask64_avx2(fssimd_out_of_sets_avx2(v0, n0, lead_any, second_any, high),
-                                    fssimd_out_of_sets_avx2(v1, n1, lead_any, second_any, high));
+      set_any = fssimd_in_sets64_avx2(v0, v1, n0, n1, lead_any, second_any, high);
     }
     uint64_t masks[8];
     uint64_t all = 0;
@@ -281,9 +289,7 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
                                                fssimd_eq_or_avx2(n1, partner_or[i], partner[i]));
         uint64_t mask = a[i].distance == 0 ? ea[i] : ea[i] & (ep | hn);
         if (set_any != 0) {
-          mask |= set_any & ~fssimd_mask64_avx2(
-                                fssimd_out_of_sets_avx2(v0, n0, lead[i], second[i], high),
-                                fssimd_out_of_sets_avx2(v1, n1, lead[i], second[i], high));
+          mask |= set_any & fssimd_in_sets64_avx2(v0, v1, n0, n1, lead[i], second[i], high);
         }
         masks[i] = mask;
         all |= mask;
@@ -310,9 +316,7 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
       }
       if (set_any != 0) {
         // Each anchor's own (B) lies inside the union's.
-        mask |= set_any & ~fssimd_mask64_avx2(
-                              fssimd_out_of_sets_avx2(v0, n0, lead[i], second[i], high),
-                              fssimd_out_of_sets_avx2(v1, n1, lead[i], second[i], high));
+        mask |= set_any & fssimd_in_sets64_avx2(v0, v1, n0, n1, lead[i], second[i], high);
       }
       masks[i] = mask;
       all |= mask;
