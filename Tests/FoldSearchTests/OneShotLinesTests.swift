@@ -31,10 +31,7 @@ struct OneShotLinesTests {
     guard let prepared = FoldedQuery(query, table: .shared),
       var search = OneShotSearch(prepared, table: .shared)
     else { return nil }
-    if let choice {
-      search.choose(anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
-      search.adaptsToText = false
-    }
+    if let choice { search.pin(choice) }
     return bytes.withUnsafeBufferPointer { search.matchingLines(in: $0, byteLimit: Int.max) }
   }
 

@@ -23,10 +23,7 @@ struct OneShotSearchTests {
       var search = OneShotSearch(prepared, table: .shared)
     else { return nil }
     search.workAllowance = allowance
-    if let choice {
-      search.choose(anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
-      search.adaptsToText = false
-    }
+    if let choice { search.pin(choice) }
     var text = text
     text.makeContiguousUTF8()
     return text.utf8.withContiguousStorageIfAvailable { search.byteRanges(in: $0) }!
@@ -300,9 +297,7 @@ struct OneShotSearchTests {
           var search = OneShotSearch(prepared, table: .shared)
         else { continue }
         if Bool.random(using: &rng), let choice = Self.randomChoice(query, using: &rng) {
-          search.choose(
-            anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
-          search.adaptsToText = false
+          search.pin(choice)
         }
         let expected = Self.whole(query, in: text)
         var utf8 = text
@@ -354,9 +349,7 @@ extension OneShotSearchTests {
         else { continue }
         search.firstMatchPerLine = true
         if c.iteration % 3 == 0, let choice = Self.randomChoice(c.query, using: &rng) {
-          search.choose(
-            anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
-          search.adaptsToText = false
+          search.pin(choice)
         }
         let found = text.utf8.withContiguousStorageIfAvailable { search.byteRanges(in: $0) }!
         let whole = Self.whole(c.query, in: text)
@@ -403,9 +396,7 @@ extension OneShotSearchTests {
           var search = OneShotSearch(prepared, table: .shared)
         else { continue }
         if Bool.random(using: &rng), let choice = Self.randomChoice(query, using: &rng) {
-          search.choose(
-            anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
-          search.adaptsToText = false
+          search.pin(choice)
         }
         let answer = bytes.withUnsafeBufferPointer { search.hasCandidate(in: $0) }
         if prepared.folded.starts(with: [0xEF, 0xBF, 0xBD]) { #expect(answer == nil) }
@@ -420,5 +411,14 @@ extension OneShotSearchTests {
       }
     }
     #expect(without > 50 && with > 50, "seed \(seed): \(without) without, \(with) with")
+  }
+}
+
+extension OneShotSearch {
+  /// Pins the anchor and partners to `choice` (``OneShotSearch/choose(anchor:partner:secondPartner:)``),
+  /// so that no text changes them.
+  mutating func pin(_ choice: (anchor: Int, partner: Int?, second: Int?)) {
+    choose(anchor: choice.anchor, partner: choice.partner, secondPartner: choice.second)
+    adaptsToText = false
   }
 }
