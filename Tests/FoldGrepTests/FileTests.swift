@@ -115,15 +115,7 @@ struct FileTests {
       cd "$1" && truncate -s 300M sparse.bin && ulimit -v 600000 &&
       "$0" -c x sparse.bin; echo "status $?"; rm sparse.bin
       """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let out = try Self.shell(script, in: scratch).0
     #expect(out == "0\nstatus 1\n")
   }
 
@@ -137,15 +129,10 @@ struct FileTests {
       "$0" --replace=tea --in-place --backup=.orig cafe "$(printf 'bad\\377name')" &&
       cat "$(printf 'bad\\377name')" "$(printf 'bad\\377name.orig')"
       """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let out = Array(output.fileHandleForReading.readDataToEndOfFile())
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script, FoldGrepTests.binary.path, scratch.url.path])
+    let out = result.standardOutput
+    #expect(result.status == 0)
     let name = Array("bad".utf8) + [0xFF] + Array("name".utf8)
     let expected =
       name + Array(":cafe\n./".utf8) + name + Array(":1\ntea\ncafe\n".utf8)
@@ -261,18 +248,9 @@ struct FileTests {
   /// Runs `script` with /bin/sh, `$0` the foldgrep binary and `$1` the
   /// scratch directory: its standard output, standard error and status.
   static func shell(_ script: String, in scratch: Scratch) throws -> (String, String, Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script, FoldGrepTests.binary.path, scratch.url.path]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (out, err, process.terminationStatus)
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script, FoldGrepTests.binary.path, scratch.url.path])
+    return (result.output, result.errors, result.status)
   }
 
   /// An error on standard input names it as grep does, "(standard input)"

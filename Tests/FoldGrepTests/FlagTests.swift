@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 /// grep's flags on one small input read from standard input.
 @Suite("foldgrep flags")
@@ -198,19 +199,12 @@ struct FlagTests {
 
   @Test func aFailedWriteIsReported() throws {
     // grep says why it stopped; foldgrep exited 2 without a word.
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "exec \"$0\" fin > /dev/full", FoldGrepTests.binary.path]
-    let input = Pipe()
-    let error = Pipe()
-    process.standardInput = input
-    process.standardError = error
-    try process.run()
-    FoldGrepTests.writeIgnoringPipeErrors(Self.input, to: input.fileHandleForWriting)
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 2)
-    #expect(message.contains("write error"))
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "exec \"$0\" fin > /dev/full", FoldGrepTests.binary.path],
+      standardInput: Self.input)
+    #expect(result.status == 2)
+    #expect(result.errors.contains("write error"))
   }
 
   @Test func wholeWordsRetryAfterStrayContinuationBytes() throws {

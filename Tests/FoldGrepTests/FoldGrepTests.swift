@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 /// Runs the built `foldgrep` binary the way a person at a terminal would.
 @Suite("foldgrep")
@@ -33,67 +34,19 @@ struct FoldGrepTests {
     try run(arguments, stdin: stdin, environment: environment, directory: directory, timeout: 600)
   }
 
-  /// Runs `foldgrep`; one still running after `timeout` seconds is killed
-  /// (SIGKILL: `Process.terminate()`'s SIGTERM left a child of the test
-  /// runner running), so that a hang fails its test instead of the run.
+  /// Runs `foldgrep`; one still running after `timeout` seconds is killed,
+  /// so that a hang fails its test instead of the run. `NO_COLOR` is
+  /// removed from the inherited environment.
   static func run(
     _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
     directory: URL? = nil, timeout: Double
   ) throws -> Run {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    var merged = ProcessInfo.processInfo.environment
-    merged.removeValue(forKey: "NO_COLOR")
-    for (key, value) in environment { merged[key] = value }
-    process.environment = merged
-    if let directory { process.currentDirectoryURL = directory }
-    let input = Pipe()
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    defer { watchdog.cancel() }
-    writeIgnoringPipeErrors(stdin, to: input.fileHandleForWriting)
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, stdout: Array(out),
-      stderr: String(decoding: err, as: UTF8.self))
-  }
-
-  /// Writes `bytes` to `handle`, a child's standard input, and closes it,
-  /// without dying of SIGPIPE when the child has exited without reading it
-  /// (`-q` after its first match, `-m 0`, a usage error: as grep does). A
-  /// child that starts fast (11 ms once `foldgrep` stopped loading
-  /// Foundation) often exits before the write under load, which killed the
-  /// whole test process. SIGPIPE is blocked on this thread for the write (a
-  /// write raises it on the writing thread, so other threads and the
-  /// children they spawn keep the default), the write's EPIPE is ignored,
-  /// and a SIGPIPE left pending is taken before the mask is restored.
-  static func writeIgnoringPipeErrors(_ bytes: [UInt8], to handle: FileHandle) {
-    var pipeSignal = sigset_t()
-    sigemptyset(&pipeSignal)
-    sigaddset(&pipeSignal, SIGPIPE)
-    var previous = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
-    defer {
-      var pending = sigset_t()
-      sigpending(&pending)
-      if sigismember(&pending, SIGPIPE) == 1 {
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        _ = sigtimedwait(&pipeSignal, nil, &now)
-      }
-      pthread_sigmask(SIG_SETMASK, &previous, nil)
-    }
-    try? handle.write(contentsOf: Data(bytes))
-    try? handle.close()
+    var overriding: [String: String?] = ["NO_COLOR": nil]
+    for (key, value) in environment { overriding[key] = value }
+    let result = try ChildProcess.run(
+      binary, arguments, standardInput: stdin, environment: .inherited(overriding: overriding),
+      directory: directory, timeout: timeout)
+    return Run(status: result.status, stdout: result.standardOutput, stderr: result.errors)
   }
 
   /// A scratch directory with a few files, removed afterwards.
@@ -115,6 +68,23 @@ struct FoldGrepTests {
   }
 
   static let french = Array("Le CAFÉ est ouvert\nrien ici\nun café, deux cafe\u{301}s\n".utf8)
+
+  /// Running foldgrep leaves no descriptor open in the test process. The
+  /// timeout's pending work item held each run's pipes for ten minutes;
+  /// over the whole suite thousands of pipes accumulated, and
+  /// Foundation's `Process.run()` then crashed reading `/proc/self/fd`.
+  /// (Tests running beside this one open and close descriptors too: the
+  /// bound leaves them room, and a leak of one pipe per run exceeds it.)
+  @Test func runsLeaveNoDescriptorOpen() throws {
+    guard let before = ChildProcess.openDescriptorCount() else { return }
+    let runs = 60
+    for _ in 0..<runs {
+      let run = try Self.run(["-c", "cafe"], stdin: Self.french)
+      #expect(run.out == "2\n")
+    }
+    let after = try #require(ChildProcess.openDescriptorCount())
+    #expect(after - before < runs, "\(before) descriptors open before, \(after) after")
+  }
 
   @Test func printsMatchingLines() throws {
     let scratch = try Scratch()

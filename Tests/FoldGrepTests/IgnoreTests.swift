@@ -30,20 +30,10 @@ struct IgnoreTests {
   static func tool(
     _ name: String, _ arguments: [String], in directory: URL, environment: [String: String]
   ) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [name] + arguments
-    var merged = ProcessInfo.processInfo.environment
-    for (key, value) in environment { merged[key] = value }
-    process.environment = merged
-    process.currentDirectoryURL = directory
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try ChildProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments,
+      environment: .inherited(overriding: environment), directory: directory
+    ).output
   }
 
   func files(_ arguments: [String], _ scratch: Scratch, in directory: URL? = nil) throws -> [String]

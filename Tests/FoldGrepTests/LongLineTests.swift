@@ -99,22 +99,16 @@ struct LongLineTests {
     guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
     let scratch = try FoldGrepTests.Scratch()
     let report = scratch.url.appendingPathComponent("time").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: time)
-    process.arguments =
-      ["-f", "%U %S %M", "-o", report, FoldGrepTests.binary.path] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: time),
+      ["-f", "%U %S %M", "-o", report, FoldGrepTests.binary.path] + arguments)
     // (GNU time writes "Command exited with non-zero status N" first then.)
     let fields =
       try String(contentsOfFile: report, encoding: .utf8)
       .split(separator: "\n").last?.split(separator: " ").compactMap { Double($0) } ?? []
     guard fields.count == 3 else { return nil }
     return (
-      process.terminationStatus, String(decoding: out, as: UTF8.self), fields[0] + fields[1],
+      result.status, result.output, fields[0] + fields[1],
       Int(fields[2])
     )
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 /// The output flags of grep and ripgrep users: each as in ripgrep (or grep
 /// where ripgrep has none), compared with their output on the same input.
@@ -100,19 +101,11 @@ struct OutputFlagTests {
     let script = "/usr/bin/script"
     guard FileManager.default.isExecutableFile(atPath: script) else { return }
     let scratch = try Self.files()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: script)
-    process.arguments = [
-      "-qec", "'\(FoldGrepTests.binary.path)' --color=never cafe a.txt b.txt", "/dev/null",
-    ]
-    process.currentDirectoryURL = scratch.url
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    let result = try ChildProcess.run(
+      URL(fileURLWithPath: script),
+      ["-qec", "'\(FoldGrepTests.binary.path)' --color=never cafe a.txt b.txt", "/dev/null"],
+      directory: scratch.url)
+    let text = result.output.replacingOccurrences(of: "\r\n", with: "\n")
     #expect(text == expected)
   }
 

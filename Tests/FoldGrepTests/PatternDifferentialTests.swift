@@ -105,16 +105,10 @@ struct PatternDifferentialTests {
     let list = directory.appendingPathComponent("patterns")
     try (patterns.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
     func outputs(_ tool: String, list: URL) throws -> [Substring] {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", Self.script, "sh", text.path, list.path, tool]
-      process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return String(decoding: data, as: UTF8.self).split(separator: "\u{1E}").map { $0 }
+      try ChildProcess.run(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", Self.script, "sh", text.path, list.path, tool],
+        environment: .exactly(["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+      ).output.split(separator: "\u{1E}").map { $0 }
     }
     let expected = try outputs("grep", list: list)
     let bytes = Array(try Data(contentsOf: text))

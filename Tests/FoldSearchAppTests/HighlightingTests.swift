@@ -1,6 +1,7 @@
 import FoldSearchFoundation
 import Foundation
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
@@ -66,16 +67,9 @@ struct HighlightingTests {
       Issue.record("foldsearch-demo was not built next to the tests (swift build first)")
       return
     }
-    let process = Process()
-    process.executableURL = demo
-    process.arguments = ["--no-animation"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(String(decoding: data, as: UTF8.self) == Self.demoOutput)
+    let result = try ChildProcess.run(demo, ["--no-animation"])
+    #expect(result.status == 0)
+    #expect(result.output == Self.demoOutput)
   }
 }
 
