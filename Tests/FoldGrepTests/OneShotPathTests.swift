@@ -170,10 +170,10 @@ struct OneShotPathTests {
     #expect(ranges.count > 100_000)
   }
 
-  /// 512 KiB where "e" (and "é") is a candidate at almost every byte.
+  /// 256 KiB where "e" (and "é") is a candidate at almost every byte.
   static let denseText: [UInt8] = {
     var bytes: [UInt8] = []
-    while bytes.count < 1 << 19 {
+    while bytes.count < 1 << 18 {
       bytes += Array((String(repeating: "e", count: 70) + "\n").utf8)
       if bytes.count % 97 < 24 { bytes += Array("Straße ée Zusammenfassung\n".utf8) }
     }

@@ -1,4 +1,5 @@
 import Testing
+import _FoldSearchTestSupport
 
 @testable import FoldSearch
 
@@ -95,7 +96,7 @@ struct FoldIndexAllTermsTests {
     }
     let index = FoldIndex(records)
     let words = ["e", "ss", "a", "b", "한", "cafe", "s", "fi", "é", "x", "ø"]
-    for round in 0..<120 {
+    for round in 0..<TestScale.rounds(120) {
       let query = (0..<g.int(1..<4)).map { _ in g.element(words) }.joined(separator: " ")
       let options = g.element([
         SearchOptions(), .wordStart, .wholeWords, .graphemeAligned,

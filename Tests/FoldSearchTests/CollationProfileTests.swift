@@ -450,7 +450,7 @@ import _FoldSearchTestSupport
       "\u{36B}", "\u{5B8}", "\u{655}", "\u{E38}", "\u{F71}", "\u{F73}", "\u{1E09}", "ǘ",
     ]
     var rng = SplitMix64(seed: seed)
-    for iteration in 0..<2_000 {
+    for iteration in 0..<TestScale.rounds(2_000) {
       let scalars = (0..<Int(rng.next() % 8)).map { _ in pool[Int(rng.next() % UInt64(pool.count))]
       }
       let normalized = UnicodeData.fcdNormalized(scalars)

@@ -170,7 +170,7 @@ struct FoldFastPathTests {
   func denseTextFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    for iteration in 0..<300 {
+    for iteration in 0..<TestScale.rounds(300) {
       var bytes: [UInt8] = []
       let n = Int.random(in: 0...90, using: &rng)
       for _ in 0..<n {
@@ -214,7 +214,7 @@ struct FoldFastPathTests {
   func sparseTextFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    for iteration in 0..<300 {
+    for iteration in 0..<TestScale.rounds(300) {
       var bytes: [UInt8] = []
       let n = Int.random(in: 0...60, using: &rng)
       for _ in 0..<n {
@@ -239,7 +239,7 @@ struct FoldFastPathTests {
   func everyLevelFoldsAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    for iteration in 0..<400 {
+    for iteration in 0..<TestScale.rounds(400) {
       var bytes: [UInt8] = []
       let n = Int.random(in: 0...120, using: &rng)
       for _ in 0..<n {
@@ -285,7 +285,7 @@ struct FoldFastPathTests {
       }
       return Array(String(Unicode.Scalar(value)!).utf8)
     }
-    for iteration in 0..<300 {
+    for iteration in 0..<TestScale.rounds(300) {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 0...40, using: &rng) {
         for _ in 0..<Int.random(in: 1...6, using: &rng) { bytes += syllable() }
@@ -365,7 +365,7 @@ struct FoldFastPathTests {
   func emojiLinesFoldAlike(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    for iteration in 0..<300 {
+    for iteration in 0..<TestScale.rounds(300) {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 0...40, using: &rng) {
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
@@ -468,7 +468,7 @@ struct FoldFastPathTests {
     let words = ["αβγδε ", "Ωμέγα ", "ζωή ", "Привет ", "ещё ", "źdźbło ", "ŁÓDŹ "].map {
       Array($0.utf8)
     }
-    for iteration in 0..<200 {
+    for iteration in 0..<TestScale.rounds(200) {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 1...12, using: &rng) {
         if Bool.random(using: &rng) {
@@ -513,7 +513,7 @@ struct FoldFastPathTests {
       Array("’".utf8), Array("日".utf8), Array("한".utf8), Array("👍".utf8), [0x01], [0xFF],
       [0xC3], Array("\u{AD}".utf8), Array("ß".utf8),
     ]
-    for iteration in 0..<400 {
+    for iteration in 0..<TestScale.rounds(400) {
       // How often a letter comes: every byte or so, up to every 40 bytes.
       let spacing = Int.random(in: 0...40, using: &rng)
       var bytes: [UInt8] = []

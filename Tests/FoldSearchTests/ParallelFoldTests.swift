@@ -50,7 +50,7 @@ struct ParallelFoldTests {
   func parallelEqualsSequential(seed: UInt64, profile: FoldProfile) {
     var rng = SplitMix64(seed: seed)
     let table = profile.table
-    for iteration in 0..<300 {
+    for iteration in 0..<TestScale.rounds(300) {
       var bytes: [UInt8] = []
       let n = Int.random(in: 0...200, using: &rng)
       for _ in 0..<n { bytes += Self.pieces.randomElement(using: &rng)! }

@@ -228,7 +228,7 @@ struct UTF8ValidationTests {
     }
     var failures = 0
     var invalid = 0
-    for trial in 0..<8_000 {
+    for trial in 0..<TestScale.rounds(8_000) {
       let n = Int.random(in: 0...(trial % 4 == 3 ? 700 : 300), using: &rng)
       var bytes: [UInt8] = []
       bytes.reserveCapacity(n + 4)

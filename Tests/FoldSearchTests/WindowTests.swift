@@ -206,7 +206,7 @@ import _FoldSearchTestSupport
     let optionSets: [SearchOptions] = [[], [.wordStart], [.wholeWords], [.graphemeAligned]]
     var rng = SplitMix64(seed: 7)
     var failures = 0
-    for iteration in 0..<2000 where failures < 5 {
+    for iteration in 0..<TestScale.rounds(2000) where failures < 5 {
       let testCase = generator.makeCase(at: iteration)
       let whole = FoldedText(testCase.text, profile: profile)
       let bytes = Array(testCase.text.utf8)

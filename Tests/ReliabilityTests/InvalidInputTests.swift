@@ -114,7 +114,7 @@ struct InvalidInputTests {
         "\u{FE0F}", "🏻", "👍", "e", "é", " ", "\u{FFFD}", "İ", "K", "Σ", "ς", "が", "\u{3099}",
         "\u{345}",
       ].map { Array($0.utf8) }
-    for iteration in 0..<1500 {
+    for iteration in 0..<TestScale.rounds(1500) {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 0...24, using: &rng) {
         bytes += fragments.randomElement(using: &rng)!

@@ -4,6 +4,7 @@
 
 import Testing
 import _FoldSearchBytes
+import _FoldSearchTestSupport
 
 @Suite("ByteSearcher batches")
 struct ByteSearcherBatchTests {
@@ -18,7 +19,7 @@ struct ByteSearcherBatchTests {
     print("ByteSearcherBatchTests seed \(seed) strategy \(strategy)")
     var rng = SplitMix64(seed: seed)
     for level in ByteSearcher.InstructionSet.allCases where level <= .best {
-      for trial in 0..<200 {
+      for trial in 0..<TestScale.rounds(200) {
         let alphabet = Int(rng.next() % 3) + 1
         let n = Int(rng.next() % 3000)
         let m = Int(rng.next() % 6) + 1

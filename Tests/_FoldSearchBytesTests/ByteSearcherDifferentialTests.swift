@@ -7,6 +7,7 @@
 
 import Testing
 import _FoldSearchBytes
+import _FoldSearchTestSupport
 
 /// How the test's `body` answers each reported occurrence.
 enum ContinuationPolicy: CaseIterable {
@@ -57,7 +58,7 @@ struct ByteSearcherDifferentialTests {
   @Test(arguments: seeds)
   func matchesNaive(seed: UInt64) {
     var generator = SplitMix64(seed: seed)
-    for iteration in 0..<400 {
+    for iteration in 0..<TestScale.rounds(400) {
       let alphabetSize = Int.random(in: 1...4, using: &generator)
       var alphabet: [UInt8] = []
       while alphabet.count < alphabetSize {

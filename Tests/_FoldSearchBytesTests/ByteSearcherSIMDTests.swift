@@ -7,6 +7,7 @@
 
 import Testing
 import _FoldSearchBytes
+import _FoldSearchTestSupport
 
 /// Every instruction set this CPU runs.
 let instructionSets = ByteSearcher.InstructionSet.allCases.filter { $0 <= .best }
@@ -62,7 +63,7 @@ struct ByteSearcherSIMDTests {
   @Test(arguments: ByteSearcherDifferentialTests.seeds)
   func vectorKernelsMatchNaive(seed: UInt64) {
     var generator = SplitMix64(seed: seed ^ 0x51AD)
-    for iteration in 0..<250 {
+    for iteration in 0..<TestScale.rounds(250) {
       // Two or three bytes of "text" and one rare byte.
       let common = [UInt8(ascii: "e"), UInt8(ascii: " "), 0xD0].shuffled(using: &generator)
       let rare = [UInt8(ascii: "Z"), 0x00, 0xFF, UInt8(ascii: "q")].randomElement(

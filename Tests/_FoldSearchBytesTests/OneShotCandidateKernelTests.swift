@@ -1,5 +1,6 @@
 import Testing
 import _FoldSearchSIMD
+import _FoldSearchTestSupport
 
 /// `fssimd_oneshot_collect`, the one-shot search's candidate scan, at
 /// every instruction-set level this CPU has: called again and again from a
@@ -226,7 +227,7 @@ struct OneShotCandidateKernelTests {
 
   @Test func randomShortHaystacksMatchTheBruteForce() {
     var rng = SplitMix64(seed: 0x0E5_407)
-    for _ in 0..<1500 { Self.randomCase(seed: rng.next()) }
+    for _ in 0..<TestScale.rounds(1500) { Self.randomCase(seed: rng.next()) }
   }
 
   @Test func randomLongHaystacksMatchTheBruteForce() {

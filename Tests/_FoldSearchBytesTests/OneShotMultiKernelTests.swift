@@ -51,7 +51,7 @@ struct OneShotMultiKernelTests {
     func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
     func chance(_ perMille: UInt64) -> Bool { rng.next() % 1000 < perMille }
     let letters = Array("zqeuxkcnf-0 ".utf8)
-    for round in 0..<300 {
+    for round in 0..<TestScale.rounds(300) {
       let k = 1 + Int(rng.next() % 8)
       // Half the rounds: every partner right after its anchor or none (the
       // kernel's own path for them).

@@ -96,7 +96,7 @@ let patternSetLayouts:
     let seed = TestSeed.resolve(
       "PatternSetSearcherTests.randomSetsAgreeWithNaive", fallback: 0x5EED_0007)
     var rng = SplitMix64(seed: seed)
-    for round in 0..<300 {
+    for round in 0..<TestScale.rounds(300) {
       let alphabet = Int.random(in: 1...4, using: &rng)
       let count = Int.random(in: 1...12, using: &rng)
       let patterns = (0..<count).map { _ in
@@ -119,7 +119,7 @@ let patternSetLayouts:
     let seed = TestSeed.resolve(
       "PatternSetSearcherTests.fingerprintSetsAgreeWithNaive", fallback: 0x5EED_0008)
     var rng = SplitMix64(seed: seed)
-    for round in 0..<150 {
+    for round in 0..<TestScale.rounds(150) {
       let alphabet = Int.random(in: 1...3, using: &rng)
       let count = Int.random(in: 1...60, using: &rng)
       let patterns = (0..<count).map { _ in
@@ -142,7 +142,7 @@ let patternSetLayouts:
     let seed = TestSeed.resolve(
       "PatternSetSearcherTests.verifiedTeddyAtEveryLevel", fallback: 0x5EED_0009)
     var rng = SplitMix64(seed: seed)
-    for round in 0..<120 {
+    for round in 0..<TestScale.rounds(120) {
       let alphabet = Int.random(in: 1...4, using: &rng)
       let patterns = (0..<Int.random(in: 1...32, using: &rng)).map { _ in
         (0..<Int.random(in: 3...7, using: &rng)).map { _ in
@@ -241,7 +241,7 @@ let patternSetLayouts:
     let seed = TestSeed.resolve(
       "PatternSetSearcherTests.seriesOfCallsShareTheScan", fallback: 0x5EED_000A)
     var rng = SplitMix64(seed: seed)
-    for round in 0..<100 {
+    for round in 0..<TestScale.rounds(100) {
       let patterns = (0..<Int.random(in: 1...6, using: &rng)).map { _ in
         (0..<Int.random(in: 1...6, using: &rng)).map { _ in
           UInt8(0x61 + Int.random(in: 0..<3, using: &rng))

@@ -76,7 +76,7 @@ func randomTeddyMasks(length: Int, density: Int, using rng: inout SplitMix64)
     let seed = TestSeed.resolve(
       "TeddyKernelTests.randomMasksAgreeWithTheModel", fallback: 0x5EED_0006)
     var rng = SplitMix64(seed: seed)
-    for round in 0..<150 {
+    for round in 0..<TestScale.rounds(150) {
       let length = Int.random(in: 1...4, using: &rng)
       // Sparse masks make candidates rare (long vector runs); dense ones
       // make them frequent.
