@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The public-API gate: foldgrep is built on FoldSearch's and FoldSearchPattern's public
-# API only. Every module of a SwiftPM package shares one package name, so `package`
-# symbols are visible to foldgrep in a normal build; this script type-checks
-# foldgrep's sources again with the exact compiler command SwiftPM uses (read from the
+# The public-API gate: foldgrep (the FoldGrepCLI module, which is the command, and its
+# entry point) is built on FoldSearch's and FoldSearchPattern's public API only. Every
+# module of a SwiftPM package shares one package name, so `package` symbols are visible
+# to foldgrep in a normal build; this script type-checks FoldGrepCLI's sources again with the exact compiler command SwiftPM uses (read from the
 # build manifest, .build/<configuration>.yaml) and a package name of its own appended
 # (the last -package-name wins), so that every `package` symbol foldgrep uses is an
 # error ("is inaccessible due to 'package' protection level", "cannot find ... in
@@ -15,11 +15,11 @@ cd "$(dirname "$0")/.."
 
 configuration=debug
 if [ "${1:-}" = "-c" ] && [ -n "${2:-}" ]; then configuration=$2; fi
-target=foldgrep
+target=FoldGrepCLI
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift build -c "$configuration" --product "$target" >"$log" 2>&1 || { cat "$log" >&2; exit 2; }
+swift build -c "$configuration" --product foldgrep >"$log" 2>&1 || { cat "$log" >&2; exit 2; }
 bin=$(swift build -c "$configuration" --show-bin-path)
 manifest="$(dirname "$(dirname "$bin")")/$configuration.yaml"
 [ -f "$manifest" ] || { echo "check-public-api: no build manifest at $manifest" >&2; exit 2; }
@@ -59,7 +59,7 @@ output=$("${command[@]}" 2>&1) && status=0 || status=$?
 violations=$(printf '%s\n' "$output" | grep -E ': error: ' | sed "s|^$PWD/||" | sort -u || true)
 # The underscore modules are the libraries' insides, whatever their access levels say.
 imports=$(grep -nE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|private|fileprivate)[[:space:]]+)?import[[:space:]]+(class |struct |enum |func |var |let |protocol |typealias )?_' \
-  "Sources/$target"/*.swift | sed 's/$/: an underscore module/' || true)
+  "Sources/$target"/*.swift Sources/foldgrep/*.swift | sed 's/$/: an underscore module/' || true)
 violations=$(printf '%s\n%s\n' "$violations" "$imports" | sed '/^$/d')
 if [ $status -ne 0 ] || [ -n "$violations" ]; then
   echo "check-public-api: Sources/$target uses symbols that are not public API:" >&2

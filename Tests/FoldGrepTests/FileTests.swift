@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// Files: several at once, recursion, binary files, invalid UTF-8, CRLF,
 /// errors.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// Flags typed out of habit: -F, -i, -y, -S are accepted (foldgrep does
 /// that anyway), -V prints the version; a query that looks like a regular

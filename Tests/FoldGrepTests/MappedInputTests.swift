@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 #if canImport(Glibc)
   import Glibc

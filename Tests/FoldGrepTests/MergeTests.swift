@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// `Matcher.merge`, the merge of several queries' matches, against its
 /// specification on plain text: from the end of the last match kept, the

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// The one-shot search in `Matcher`: taken when every query plans and the
 /// chunk is well-formed UTF-8, the whole fold otherwise, with the same

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// `foldgrep -E` against `grep -i -P` on ASCII text, for random patterns
 /// from a small grammar (literals of both cases, classes, alternation,

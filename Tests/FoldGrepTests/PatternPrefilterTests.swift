@@ -3,7 +3,7 @@ import FoldSearchPattern
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// foldgrep -E's prefilter (one-shot searches of literals every match of
 /// an alternative holds, before any fold) never loses a line: the same matches with it

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import _FoldSearchTestSupport
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// `foldgrep --profile`: the collation profile and its tailorings from the
 /// command line.

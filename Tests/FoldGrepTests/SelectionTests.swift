@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import foldgrep
+@testable import FoldGrepCLI
 
 /// The selection flags: -g, -t, -T, --type-list, --include, --exclude,
 /// --exclude-dir, --max-filesize, --files, --sort, -I, --binary-files;

@@ -34,9 +34,12 @@ func environment(_ name: String) -> String? {
 
 /// The command: parses the arguments, lists the jobs, runs them (in parallel,
 /// output in order) and exits with grep's status.
-@main
-enum FoldGrep {
-  static func main() {
+public enum FoldGrep {
+  /// Runs `foldgrep` with the process's arguments and environment; never
+  /// returns (the process exits with grep's status).
+  ///
+  /// - Complexity: what the search asks for: linear in the bytes searched.
+  public static func main() -> Never {
     let processStart = monotonicNanoseconds()
     // A standard stream the caller closed (`foldgrep q f >&-`) gets /dev/null
     // opened the wrong way round on it, so that using it still fails as a
