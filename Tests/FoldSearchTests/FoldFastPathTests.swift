@@ -431,10 +431,14 @@ struct FoldFastPathTests {
     let table = profile.table
     let dense = Array("αβγδεζηθικλμνξοπρστυφχψωàéîõüçñÀÉÎÕÜÇÑ".utf8)
     let prose = Self.pieces[0] + Self.pieces[0]
+    // Under a sanitizer every fourth lane and lane 63 (the kernel's paths
+    // are the same at the lanes between; `swift test` runs them all).
+    let offsets =
+      TestScale.underSanitizer ? Array(stride(from: 0, to: 70, by: 4)) + [63] : Array(0..<70)
     for lead in Self.twoByteLetterLeads {
       for low in UInt8(0x80)...0xBF {
         let letter = [lead, low]
-        for offset in 0..<70 {
+        for offset in offsets {
           let follower = Self.followers[(Int(low) + offset) % Self.followers.count]
           let sparse = Array(prose.prefix(offset)) + letter + follower + prose
           Self.expectEveryLevelFoldsAlike(

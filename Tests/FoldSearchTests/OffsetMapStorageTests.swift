@@ -33,17 +33,41 @@ struct OffsetMapStorageTests {
       append(.init(folded: folded, original: original, isAtomic: false))
     }
 
+    /// Whether the entries ascend: folded offsets strictly (a later entry
+    /// at one folded position replaces the earlier), original ones weakly.
+    var isAscending: Bool {
+      zip(entries, entries.dropFirst()).allSatisfy {
+        $0.folded < $1.folded && $0.original <= $1.original
+      }
+    }
+
+    /// How many entries have `coordinate` at most `position`: with the
+    /// entries ascending (``isAscending``), the index of the first of the
+    /// others, by bisection (the lookups below are the probes' oracle, asked
+    /// thousands of times a map).
+    func count(_ coordinate: (OffsetMap.Entry) -> Int, atMost position: Int) -> Int {
+      var low = 0
+      var high = entries.count
+      while low < high {
+        let middle = (low + high) / 2
+        if coordinate(entries[middle]) <= position { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+
     func originalOffset(ofFolded position: Int) -> Int? {
-      guard let entry = entries.last(where: { $0.folded <= position }) else { return position }
+      let k = count(\.folded, atMost: position)
+      guard k > 0 else { return position }
+      let entry = entries[k - 1]
       if entry.isAtomic { return position == entry.folded ? entry.original : nil }
       return entry.original + (position - entry.folded)
     }
 
     func foldedOffset(ofOriginal position: Int) -> Int {
-      let k = entries.lastIndex { $0.original <= position }
-      let next = entries.first { $0.original > position }?.folded ?? foldedCount
-      guard let k else { return min(position, next) }
-      let entry = entries[k]
+      let k = count(\.original, atMost: position)
+      let next = k < entries.count ? entries[k].folded : foldedCount
+      guard k > 0 else { return min(position, next) }
+      let entry = entries[k - 1]
       if entry.isAtomic { return position == entry.original ? entry.folded : next }
       return min(entry.folded + (position - entry.original), next)
     }
@@ -120,6 +144,7 @@ struct OffsetMapStorageTests {
       &map, &plain, rng: &rng, scalars: Int(rng.next() % 3000) + 1, base: base, notes: &notes)
     #expect(map.violations() == [], "seed \(seed)")
     #expect(map.entries == plain.entries, "seed \(seed)")
+    #expect(plain.isAscending, "seed \(seed)")
     // The same notes in batches of random sizes (the fold loop's path).
     var batched = OffsetMap()
     var k = 0
