@@ -297,22 +297,9 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
     }
     for (int32_t i = 0; i < K && !adjacent; i++) {
       const int64_t d = a[i].distance;
-      uint64_t mask = 0;
-      if (ea[i] != 0 && d == 0) {
-        mask = ea[i];
-      } else if (ea[i] != 0) {
-        const __m256i p0 = FSSIMD_LOAD(h + j + d), p1 = FSSIMD_LOAD(h + j + d + 32);
-        const uint64_t ep =
-            fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or[i], partner[i]),
-                               fssimd_eq_or_avx2(p1, partner_or[i], partner[i]));
-        const uint64_t hd = fssimd_mask64_avx2(p0, p1);
-        uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80 (as in fssimd_oneshot_avx2)
-        if (d > 0) {
-          lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
-        } else {
-          lo = hd | h0 << -d, hi = h0 >> (64 + d);
-        }
-        mask = ea[i] & (ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d)));
+      uint64_t mask = ea[i];
+      if (mask != 0 && d != 0) {
+        mask &= fssimd_partner_mask_avx2(h, j, d, partner[i], partner_or[i], h0);
       }
       if (set_any != 0) {
         // Each anchor's own (B) lies inside the union's.
