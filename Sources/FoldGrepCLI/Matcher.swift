@@ -208,7 +208,9 @@ struct Matcher: Sendable {
       // One fold, one pass for every query: the merge's matches (no match
       // crosses a line end here, so the chunk's are its lines').
       path = .querySet
-      let ranges = FoldedText(utf8: bytes, profile: profile).byteMatches(of: querySet).map(\.range)
+      // (Counting or listing lines: a line's first match is enough.)
+      let ranges = FoldedText(utf8: bytes, profile: profile)
+        .byteMatches(of: querySet, firstMatchPerLine: linesOnly && !wholeLines).map(\.range)
       return wholeLines ? Self.spanningLines(ranges, bytes) : ranges
     }
     var perQuery: [[Range<Int>]] = []
@@ -236,6 +238,13 @@ struct Matcher: Sendable {
           }
           if !candidates {
             perQuery = Array(repeating: [], count: queries.count)
+            return
+          }
+          if firstPerLine && !lineEndsFold, let lines = prepared[0].matchingLines(in: buffer) {
+            // Which lines match is all that is asked: only the lines with a
+            // candidate are validated and verified, each match its line.
+            perQuery = [lines]
+            pacing.onePerLine = true
             return
           }
           let blocks = Self.lineBlocks(buffer, size: validationBlock)

@@ -164,7 +164,7 @@ final class Searcher {
       case .success(let chunk?):
         // (-z: the NULs end records; no input is binary.)
         let nul =
-          options.text || options.nullData || binary
+          options.text || options.nullData || binary || !nulMatters(at: chunk.offset)
           ? chunk.bytes.count
           : chunk.bytes.withUnsafeBufferPointer { $0.firstIndex(of: 0, from: 0, to: $0.count) }
         if nul < chunk.bytes.count {
@@ -201,6 +201,17 @@ final class Searcher {
       }
     }
     return .searched
+  }
+
+  /// Whether a NUL in the chunk at `offset` would change the output: printed
+  /// lines stop at it (or are suppressed after it), JSON reports its offset,
+  /// a rewrite is dropped, and a file found by recursion is skipped when its
+  /// first chunk holds one. Counting or listing the lines of a named file
+  /// (-c, -l, -L, -q) gives the same output either way, so those chunks are
+  /// not scanned for one (ripgrep, on a mapped file, looks only at the
+  /// first 64 KiB and at matching lines).
+  private func nulMatters(at offset: Int) -> Bool {
+    printing || options.json || consumer != nil || (skipBinary && offset == 0)
   }
 
   /// The decoder of a UTF-16 or Latin-1 input (offsets are then decoded

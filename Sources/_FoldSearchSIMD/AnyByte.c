@@ -1,11 +1,15 @@
 // AnyByte.c — the first of up to three bytes (a memchr3), the rare-byte
-// prefilter of FoldSearch's query-set searcher (PatternSetSearcher).
+// prefilter of FoldSearch's query-set searcher (PatternSetSearcher); and the
+// last of one byte (libc's memrchr, for the walk back to a line's start).
 //
 // Idea (as BurntSushi's memchr crate's memchr3): compare 16 (SSE2) or 32
 // (AVX2) haystack bytes at a time with each wanted byte, OR the three
 // comparisons, and take the lowest set bit of the mask; the tail and the
 // portable level run a plain loop. Every level returns the same position.
+#define _GNU_SOURCE
 #include "FoldSearchSIMD.h"
+
+#include <string.h>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -67,4 +71,10 @@ int64_t fssimd_find_any_byte(int32_t level, const uint8_t *haystack, int64_t n, 
   if (level >= FSSIMD_LEVEL_SSE2) return fssimd_any_byte_sse2(haystack, n, start, b0, b1, b2);
 #endif
   return fssimd_any_byte_portable(haystack, n, start, b0, b1, b2);
+}
+
+int64_t fssimd_find_last_byte(const uint8_t *haystack, int64_t start, int64_t end, uint8_t b) {
+  if (end <= start) return start - 1;
+  const uint8_t *found = memrchr(haystack + start, b, (size_t)(end - start));
+  return found ? (int64_t)(found - haystack) : start - 1;
 }

@@ -122,6 +122,15 @@ struct MergeTests {
       var path = Matcher.Path.wholeFold
       let set = matcher.ranges(in: bytes, pacing: &pacing, path: &path)
       #expect(path == .querySet)
+      // Counting lines: the set reports a line's first match alone.
+      var counting = matcher
+      counting.linesOnly = true
+      var countingPath = Matcher.Path.wholeFold
+      let firsts = counting.ranges(in: bytes, pacing: &pacing, path: &countingPath)
+      #expect(countingPath == .querySet)
+      #expect(Set(firsts).isSubset(of: Set(set)))
+      #expect(Self.lineStarts(firsts, bytes) == Self.lineStarts(set, bytes))
+      #expect(firsts.count < set.count, "\(language): lines hold several matches")
       matcher.querySetMinimum = .max
       #expect(matcher.querySet == nil)
       var mergedPath = Matcher.Path.querySet
@@ -141,14 +150,20 @@ struct MergeTests {
     var matcher = Matcher(queries: queries, wholeWords: false)!
     matcher.querySetMinimum = .max
     let merged = matcher.ranges(in: bytes)
-    var lineStarts = Set<Int>()
-    for range in merged {
-      var start = range.lowerBound
-      while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
-      lineStarts.insert(start)
-    }
     let count = try FoldGrepTests.run(["-c", "-f", list, file])
     #expect(count.status == 0)
-    #expect(String(decoding: count.stdout, as: UTF8.self) == "\(lineStarts.count)\n")
+    #expect(
+      String(decoding: count.stdout, as: UTF8.self) == "\(Self.lineStarts(merged, bytes).count)\n")
+  }
+
+  /// The starts of the lines holding `ranges`.
+  static func lineStarts(_ ranges: [Range<Int>], _ bytes: [UInt8]) -> Set<Int> {
+    var starts = Set<Int>()
+    for range in ranges {
+      var start = range.lowerBound
+      while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+      starts.insert(start)
+    }
+    return starts
   }
 }

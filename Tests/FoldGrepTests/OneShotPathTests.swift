@@ -142,6 +142,33 @@ struct OneShotPathTests {
     #expect(!ranges.isEmpty)
   }
 
+  /// Counting lines with one rare query: the lines holding a candidate are
+  /// found one by one (ill-formed ones too), each reported whole, and they
+  /// are the lines holding the whole fold's matches; a common query takes
+  /// the search by blocks, with the same lines.
+  @Test(arguments: [("corazon", true), ("una", false)])
+  func countingLinesOfARareQuery(query: String, lineByLine: Bool) {
+    let filler = Array("una línea cualquiera de texto, sin nada más\n".utf8)
+    var bytes: [UInt8] = []
+    for k in 0..<20_000 {
+      if k % 997 == 5 { bytes += Array("el CORAZÓN y ".utf8) + (k % 2 == 0 ? [0xFF] : []) }
+      bytes += filler
+    }
+    var matcher = Matcher(queries: [query], wholeWords: false)!
+    matcher.linesOnly = true
+    var pacing = Matcher.Pacing()
+    var path = Matcher.Path.wholeFold
+    let ranges = matcher.ranges(in: bytes, pacing: &pacing, path: &path)
+    #expect(path == (lineByLine ? .oneShot : .wholeFold))
+    let expected = Self.expected([query], in: bytes)
+    #expect(MergeTests.lineStarts(ranges, bytes) == MergeTests.lineStarts(expected, bytes))
+    #expect(!expected.isEmpty)
+    if lineByLine {
+      #expect(ranges.count == expected.count)
+      #expect(ranges.allSatisfy { bytes[$0.upperBound] == 0x0A && pacing.onePerLine })
+    }
+  }
+
   /// -w filters the one-shot path's ranges (and searches again inside
   /// rejected ones) exactly as the whole fold's.
   @Test(arguments: [["e"], ["the"], ["strasse"], ["hyperlink"], ["a b"], ["creme", "e"], ["ve"]])

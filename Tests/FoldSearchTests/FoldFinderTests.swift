@@ -142,6 +142,7 @@ struct FoldFinderTests {
     let strays: [[UInt8]] = [[0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0x80]]
     var compared = 0
     var matched = 0
+    var linesCompared = 0
     for iteration in 0..<1_500 {
       let c = generator.makeCase(at: iteration)
       guard let finder = try? FoldFinder(c.query) else {
@@ -163,6 +164,10 @@ struct FoldFinderTests {
         finder.firstByteRange(in: folded, startingAtOrAfter: 0) == expected.first, "\(context)")
       let mayMatch = bytes.withUnsafeBufferPointer { finder.mayMatch(in: $0) }
       #expect(mayMatch || expected.isEmpty, "\(context)")
+      if let lines = bytes.withUnsafeBufferPointer({ finder.matchingLines(in: $0) }) {
+        #expect(lines == Self.lines(holding: expected, bytes), "\(context)")
+        linesCompared += 1
+      }
       if UTF8Validation.isValid(bytes) {
         var report = FoldFinder.SearchReport()
         let valid = bytes.withUnsafeBufferPointer {
@@ -181,6 +186,48 @@ struct FoldFinderTests {
     }
     #expect(
       compared > 1_000 && matched > 300, "seed \(seed): \(compared) compared, \(matched) matched")
+    #expect(linesCompared > 500, "seed \(seed): \(linesCompared) line lists compared")
+  }
+
+  /// The lines (without '\n') holding the starts of `ranges`, ascending.
+  static func lines(holding ranges: [Range<Int>], _ bytes: [UInt8]) -> [Range<Int>] {
+    var lines: [Range<Int>] = []
+    for range in ranges {
+      var start = range.lowerBound
+      while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+      if lines.last?.lowerBound == start { continue }
+      let end = bytes[range.lowerBound...].firstIndex(of: 0x0A) ?? bytes.count
+      lines.append(start..<end)
+    }
+    return lines
+  }
+
+  @Test("Matching lines: the documented example, sparse and dense texts")
+  func matchingLines() throws {
+    let ete = try FoldFinder("ete")
+    let example = Self.bytes("Été, été\nnada\nETE")
+    #expect(example.withUnsafeBufferPointer { ete.matchingLines(in: $0) } == [0..<12, 18..<21])
+    // Rare matches in a large text, one line ill-formed: found line by line.
+    let line = Self.bytes("una línea cualquiera de texto, sin nada más\n")
+    var text: [UInt8] = []
+    var expected: [Range<Int>] = []
+    for k in 0..<20_000 {
+      let start = text.count
+      if k % 997 == 5 {
+        text += Self.bytes("el CORAZÓN y ") + (k % 2 == 0 ? [0xFF] : []) + line
+        expected.append(start..<(text.count - 1))
+      } else {
+        text += line
+      }
+    }
+    let corazon = try FoldFinder("corazon")
+    #expect(text.withUnsafeBufferPointer { corazon.matchingLines(in: $0) } == expected)
+    // A candidate in every line: reading the text whole is cheaper.
+    let e = try FoldFinder("sin")
+    #expect(text.withUnsafeBufferPointer { e.matchingLines(in: $0) } == nil)
+    // A finder that does not scan raw bytes has no answer.
+    let collation = try FoldFinder("corazon", profile: .collation)
+    #expect(text.withUnsafeBufferPointer { collation.matchingLines(in: $0) } == nil)
   }
 
   @Test("Validation agrees with the standard library", arguments: [31, 32] as [UInt64])

@@ -131,6 +131,27 @@ struct OneShotLinesTests {
       return
     }
     #expect(text.withUnsafeBufferPointer { search.matchingLines(in: $0, byteLimit: 1_000) } == nil)
+    // The lines walked past their limit: nil, though the lines kept would
+    // fit (with the anchor x and the partner e after it, every line's last
+    // x is a candidate, one line in eight a match).
+    let x = String(repeating: "x", count: 20)
+    let group = "\(x)é\n" + String(repeating: "\(x)à\n", count: 7)
+    let walkedText = Array(String(repeating: group, count: 20_000).utf8)
+    guard let xePrepared = FoldedQuery("xe", table: .shared),
+      var xe = OneShotSearch(xePrepared, table: .shared)
+    else {
+      Issue.record("no one-shot search for \"xe\"")
+      return
+    }
+    xe.pin((anchor: 0, partner: 1, second: nil))
+    let bounded = walkedText.withUnsafeBufferPointer {
+      xe.matchingLines(in: $0, byteLimit: $0.count, walkLimit: $0.count / 4)
+    }
+    #expect(bounded == nil)
+    let unbounded = walkedText.withUnsafeBufferPointer {
+      xe.matchingLines(in: $0, byteLimit: $0.count, walkLimit: $0.count)
+    }
+    #expect(unbounded?.count == 20_000)
     search.workAllowance = 0
     let text2 = Array(String(repeating: "café\n", count: 200_000).utf8) + [0xFF]
     let dense = text2.withUnsafeBufferPointer { search.matchingLines(in: $0, byteLimit: Int.max) }

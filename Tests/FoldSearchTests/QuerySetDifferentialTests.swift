@@ -38,6 +38,23 @@ struct QuerySetDifferentialTests {
       $0.mergedMatches(of: set)
     }
     #expect(merged == expected, "slow path: \(context())")
+    // A line's first match alone: a subset, with each line's first.
+    let perLine = folded.byteMatches(of: set, options: options, in: range, firstMatchPerLine: true)
+    let bytes = Array(text.utf8)
+    #expect(Set(perLine).isSubset(of: Set(expected)), "first per line: \(context())")
+    #expect(
+      Self.firstPerLine(perLine, bytes) == Self.firstPerLine(expected, bytes),
+      "first per line: \(context())")
+  }
+
+  /// The first match of each line, by the offset of the line's start.
+  static func firstPerLine(_ matches: [QuerySetMatch], _ bytes: [UInt8]) -> [Int: QuerySetMatch] {
+    var first: [Int: QuerySetMatch] = [:]
+    for match in matches {
+      let start = (bytes[..<match.range.lowerBound].lastIndex(of: 0x0A) ?? -1) + 1
+      if first[start] == nil { first[start] = match }
+    }
+    return first
   }
 
   @Test("Generated sets equal the per-query merge", arguments: [1, 2, 3] as [UInt64])
@@ -151,6 +168,12 @@ struct QuerySetDifferentialTests {
     #expect(
       FoldedText("e\u{301}x").byteMatches(of: FoldedQuerySet(["\u{301}x", "zz"]))
         == [QuerySetMatch(range: 1..<4, queryIndex: 0)])
+    // A line's first match alone (the documented example).
+    let lines = FoldedText("cafe cafe\ncafe")
+    #expect(
+      lines.byteMatches(of: FoldedQuerySet(["cafe"]), firstMatchPerLine: true).map(\.range) == [
+        0..<4, 10..<14,
+      ])
     // Options: whole words.
     #expect(
       FoldedText("Le café, la cafétéria").byteMatches(

@@ -1,5 +1,11 @@
 import _FoldSearchBytes
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Searching a ``FoldedQuerySet`` with a ``MatchScanner``.
 ///
 /// ## Idea
@@ -37,8 +43,13 @@ import _FoldSearchBytes
 ///   in the trie), plus the map lookups and filters of each occurrence
 ///   checked; O(n · L) at worst.
 extension MatchScanner {
-  /// Every match of `set` in the window, in order.
-  func matches(of set: FoldedQuerySet) -> [QuerySetMatch] {
+  /// Every match of `set` in the window, in order; with
+  /// `firstMatchPerLine` (for a table that folds '\n' to itself), the
+  /// automaton's search of a line ends at its first match: the next starts
+  /// after the line's '\n' in the folded bytes, whose original offset is
+  /// past the match's end (the map is monotonic), so the leftmost match of
+  /// each line is still the one a search from the line's start finds.
+  func matches(of set: FoldedQuerySet, firstMatchPerLine: Bool = false) -> [QuerySetMatch] {
     guard !set.prepared.isEmpty else { return [] }
     guard set.isAutomatonOnly, let searcher = set.searcher else { return mergedMatches(of: set) }
     var result: [QuerySetMatch] = []
@@ -87,6 +98,13 @@ extension MatchScanner {
         // leaves out after it, ignorables, fold to nothing).
         pos = best.upper
         start = foldedEnd
+        if firstMatchPerLine {
+          // SAFETY: foldedEnd <= limit, the bytes of `haystack`.
+          start =
+            memchr(haystack.baseAddress! + foldedEnd, 0x0A, limit - foldedEnd).map {
+              UnsafeRawPointer($0) - UnsafeRawPointer(haystack.baseAddress!) + 1
+            } ?? limit
+        }
       }
     }
     return result

@@ -246,6 +246,58 @@ public struct FoldFinder: Sendable {
     return ranges
   }
 
+  /// The lines of `bytes`, raw UTF-8 that may be ill-formed, that hold a
+  /// match (each `start..<end`, without its '\n'), ascending; nil when
+  /// the raw-byte scan cannot tell them (see below).
+  ///
+  /// This is what counting or listing matching lines needs, and it reads
+  /// less than ``byteRanges(in:firstMatchPerLine:parallelism:)``: one scan
+  /// for candidates, and only the lines holding one are validated and
+  /// verified (an ill-formed sequence reads as U+FFFD, as in the whole
+  /// fold); once a line holds a match, its other candidates are skipped.
+  /// The lines are those holding a range of `byteRanges(in:)`.
+  ///
+  /// Nil when this finder does not scan raw bytes (``scansRawBytes``), its
+  /// query holds a line end or U+FFFD, candidates are so dense that reading
+  /// the bytes whole is cheaper, or a line far longer than the text scanned
+  /// so far is kept: search with `byteRanges(in:firstMatchPerLine:)` then.
+  ///
+  /// ```swift
+  /// let finder = try FoldFinder("ete")
+  /// let bytes = Array("Été, été\nnada\nETE".utf8)
+  /// bytes.withUnsafeBufferPointer { finder.matchingLines(in: $0) }  // [0..<12, 18..<21]
+  /// ```
+  ///
+  /// - Complexity: O(n + m) for n bytes and a query of m: the scan, plus a
+  ///   walk, a validation and the verifications of each line holding a
+  ///   candidate.
+  public func matchingLines(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+    guard var search = oneShot, bytes.count > 0 else { return oneShot == nil ? nil : [] }
+    if search.adaptsToText {
+      search.adapt(to: bytes)
+      search.adaptsToText = false
+    }
+    // Lines are cheap to find one by one only where few hold a candidate:
+    // past this share, validating the whole text at vector speed and
+    // searching it costs less than a walk, a validation and a verification
+    // per line. (A short text costs little either way.)
+    let long = bytes.count > Self.lineByLineMinimum
+    if long, let share = search.sampledLineShare, share > Self.lineByLineShare { return nil }
+    return search.matchingLines(
+      in: bytes, byteLimit: bytes.count,
+      walkLimit: long ? Int(Double(bytes.count) * Self.walkShare) : nil)
+  }
+
+  /// The share of a text's lines, by the sample, that may hold a candidate
+  /// for ``matchingLines(in:)`` to find them one by one, and the share of
+  /// its bytes that the lines walked may hold before it gives up: past
+  /// them, a walk, a validation and a verification per line cost more than
+  /// validating the whole text at vector speed (chosen by measurement; see
+  /// Benchmarks/HISTORY.md, "Counting lines: candidates' lines alone").
+  static let lineByLineShare = 0.05
+  static let lineByLineMinimum = 256 << 10
+  static let walkShare = 1.0 / 16
+
   /// The ranges of `bytes` folded whole.
   private func wholeFoldRanges(_ bytes: UnsafeBufferPointer<UInt8>, _ parallelism: Parallelism)
     -> [Range<Int>]

@@ -60,7 +60,7 @@ extension OneShotSearch {
   /// - Complexity: O(n) for n input bytes: the kernel's scan, plus a walk,
   ///   a validation and the verifications of each line holding a candidate.
   package mutating func matchingLines(
-    in input: UnsafeBufferPointer<UInt8>, byteLimit: Int
+    in input: UnsafeBufferPointer<UInt8>, byteLimit: Int, walkLimit: Int? = nil
   ) -> [Range<Int>]? {
     guard !needle.contains(0x0A), !needleHoldsReplacement else { return nil }
     guard let base = input.baseAddress, input.count > 0 else { return [] }
@@ -82,6 +82,8 @@ extension OneShotSearch {
     // sequences (offsets in the line).
     var lineStart = 0
     var lineEnd = -1
+    // The bytes of the lines walked (validated or cut) so far.
+    var walked = 0
     var scan: Scan? = nil
     var illFormed: [Range<Int>] = []
     var found: [Range<Int>] = []
@@ -101,12 +103,21 @@ extension OneShotSearch {
             // A new line: back to its start, no further than the last
             // line's end (those bytes were walked already).
             work += scan?.statistics.work ?? 0
-            var s = p
-            while s > lineEnd + 1 && base[s - 1] != 0x0A { s -= 1 }
-            lineStart = s
+            let floor = lineEnd + 1
+            lineStart = Int(fssimd_find_last_byte(base, Int64(floor), Int64(p), 0x0A)) + 1
             lineEnd =
               memchr(base + p, 0x0A, n - p).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
               ?? n
+            if let walkLimit {
+              // Nil as soon as the lines walked are on course to hold more
+              // than `walkLimit` (by the share of the text scanned).
+              walked += lineEnd - lineStart
+              if walked > walkLimit
+                || walked > Int(Double(walkLimit) * Double(p) / Double(n)) + 1 << 18
+              {
+                return nil
+              }
+            }
             let line = UnsafeBufferPointer(rebasing: input[lineStart..<lineEnd])
             if fssimd_utf8_valid(line.baseAddress, Int64(line.count)) != 0 {
               scan = Scan(search: search, input: line, origin: 0, mayFoldRest: false)

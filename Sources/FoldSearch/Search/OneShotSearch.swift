@@ -101,6 +101,11 @@ package struct OneShotSearch {
   /// callers that count or list matching lines (`foldgrep -c`), where a
   /// line's other matches change nothing.
   package var firstMatchPerLine = false
+  /// The share of a text's lines that the last ``adapt(to:adjacentPartner:)``'s
+  /// sample says hold a candidate of the chosen anchor and partners (the
+  /// candidates per byte times the sample's mean line length, at most 1;
+  /// nil before a choice from a sample).
+  package private(set) var sampledLineShare: Double? = nil
 
   /// Verification may cost this many bytes more than twice the bytes
   /// scanned before the rest of the text is folded whole (measured: a unit
@@ -331,6 +336,7 @@ package struct OneShotSearch {
       if rate < best.rate { best = (rate, i, nil, nil) }
     }
     choose(anchor: best.anchor, partner: best.partner, secondPartner: best.second)
+    sampledLineShare = min(1, best.rate * total / Double(sample.ascii[0x0A] + 1))
   }
 
   /// (1 − x)^n for 0 <= x <= 1.

@@ -522,6 +522,14 @@ int64_t fssimd_oneshot_collect_multi(int32_t level, const uint8_t *haystack, int
 int64_t fssimd_find_any_byte(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
                              uint8_t b0, uint8_t b1, uint8_t b2);
 
+/// The last position p in [start, end) where haystack[p] is b, or start − 1
+/// when there is none: the walk back to a line's start (libc's memrchr, a
+/// GNU extension that Swift's Glibc module does not export). O(end − p).
+///
+/// Caller obligations: haystack[start ..< end] is readable (haystack NULL
+/// only when start == end); 0 <= start <= end.
+int64_t fssimd_find_last_byte(const uint8_t *haystack, int64_t start, int64_t end, uint8_t b);
+
 #ifdef __cplusplus
 }
 #endif
