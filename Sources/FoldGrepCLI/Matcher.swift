@@ -188,7 +188,9 @@ struct Matcher: Sendable {
     if let pattern {
       pacing.onePerLine = false
       path = .wholeFold
-      return pattern.ranges(in: bytes, error: &pacing.patternError)
+      return bytes.withUnsafeBufferPointer {
+        pattern.ranges(in: $0, error: &pacing.patternError)
+      }
     }
     return bytes.withUnsafeBufferPointer { ranges(in: $0, pacing: &pacing, path: &path) }
   }
@@ -201,7 +203,7 @@ struct Matcher: Sendable {
     pacing.onePerLine = false
     if let pattern {
       path = .wholeFold
-      return pattern.ranges(in: Array(bytes), error: &pacing.patternError)
+      return pattern.ranges(in: bytes, error: &pacing.patternError)
     }
     if queries.isEmpty { return [] }
     if let querySet {

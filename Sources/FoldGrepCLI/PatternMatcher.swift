@@ -70,11 +70,17 @@ struct PatternMatcher: Sendable {
   /// match limit) has no match; `error` tells the first such line's offset
   /// and why.
   func ranges(in bytes: [UInt8], error: inout (offset: Int, message: String)?) -> [Range<Int>] {
+    bytes.withUnsafeBufferPointer { ranges(in: $0, error: &error) }
+  }
+
+  /// ``ranges(in:error:)`` over a chunk in a buffer (read into a reused
+  /// one, or mapped), not copied unless folded.
+  func ranges(
+    in bytes: UnsafeBufferPointer<UInt8>, error: inout (offset: Int, message: String)?
+  ) -> [Range<Int>] {
     guard !bytes.isEmpty else { return [] }
     if let prefilter,
-      let lines = bytes.withUnsafeBufferPointer({
-        FoldFinder.candidateLines(of: prefilter, in: $0, byteLimit: $0.count / 4)
-      })
+      let lines = FoldFinder.candidateLines(of: prefilter, in: bytes, byteLimit: bytes.count / 4)
     {
       return candidateRanges(lines, in: bytes, error: &error)
     }
@@ -86,7 +92,8 @@ struct PatternMatcher: Sendable {
   /// chunk, so that each line does not pay for a fold and a match session
   /// of its own; the ranges are then moved back to `bytes`.
   private func candidateRanges(
-    _ lines: [Range<Int>], in bytes: [UInt8], error: inout (offset: Int, message: String)?
+    _ lines: [Range<Int>], in bytes: UnsafeBufferPointer<UInt8>,
+    error: inout (offset: Int, message: String)?
   ) -> [Range<Int>] {
     guard !lines.isEmpty else { return [] }
     var joined: [UInt8] = []
@@ -108,7 +115,9 @@ struct PatternMatcher: Sendable {
       return offset - starts[low] + lines[low].lowerBound
     }
     var joinedError: (offset: Int, message: String)? = nil
-    let found = wholeFoldRanges(joined, error: &joinedError, shift: 0)
+    let found = joined.withUnsafeBufferPointer {
+      wholeFoldRanges($0, error: &joinedError, shift: 0)
+    }
     if error == nil, let joinedError {
       error = (original(joinedError.offset), joinedError.message)
     }
@@ -121,7 +130,7 @@ struct PatternMatcher: Sendable {
   /// ``ranges(in:error:)`` by one fold of all of `bytes` (whole lines),
   /// the ranges moved by `shift`.
   private func wholeFoldRanges(
-    _ bytes: [UInt8], error: inout (offset: Int, message: String)?, shift: Int
+    _ bytes: UnsafeBufferPointer<UInt8>, error: inout (offset: Int, message: String)?, shift: Int
   ) -> [Range<Int>] {
     guard !bytes.isEmpty else { return [] }
     let (ranges, failure) = pattern.lineByteRanges(in: FoldedText(utf8: bytes, profile: profile))

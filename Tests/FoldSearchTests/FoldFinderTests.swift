@@ -222,6 +222,11 @@ struct FoldFinderTests {
     }
     let corazon = try FoldFinder("corazon")
     #expect(text.withUnsafeBufferPointer { corazon.matchingLines(in: $0) } == expected)
+    // The same lines as the candidate lines of that one finder.
+    #expect(
+      text.withUnsafeBufferPointer {
+        FoldFinder.candidateLines(of: [corazon], in: $0, byteLimit: $0.count / 4)
+      } == expected)
     // A candidate in every line: reading the text whole is cheaper.
     let e = try FoldFinder("sin")
     #expect(text.withUnsafeBufferPointer { e.matchingLines(in: $0) } == nil)

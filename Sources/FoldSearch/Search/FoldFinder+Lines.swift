@@ -36,7 +36,9 @@ extension FoldFinder {
   ///
   /// Up to eight finders share one pass of the candidate kernel over the
   /// buffer, each candidate verified by the finders it is a candidate of;
-  /// once a line is listed, the candidates left in it are skipped.
+  /// once a line is listed, the candidates left in it are skipped. One
+  /// finder whose candidates are rare validates only the lines holding one
+  /// (as ``matchingLines(in:)``), and lists exactly the lines with a match.
   ///
   /// - Complexity: O(n · k) for n bytes and k finders: one read of the
   ///   buffer testing every finder's anchor (more than eight: a scan per
@@ -58,6 +60,11 @@ extension FoldFinder {
     for finder in finders {
       guard let search = finder.oneShot else { return nil }
       searches.append(search)
+    }
+    if finders.count == 1, let lines = finders[0].matchingLines(in: bytes, byteLimit: byteLimit) {
+      // One literal whose candidates are rare: only their lines are
+      // validated and verified (``matchingLines(in:)``).
+      return lines
     }
     let buffer = bytes
     let limit = byteLimit

@@ -272,6 +272,14 @@ public struct FoldFinder: Sendable {
   ///   walk, a validation and the verifications of each line holding a
   ///   candidate.
   public func matchingLines(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+    matchingLines(in: bytes, byteLimit: bytes.count)
+  }
+
+  /// ``matchingLines(in:)``, nil too when the lines would hold more than
+  /// `byteLimit` bytes.
+  package func matchingLines(in bytes: UnsafeBufferPointer<UInt8>, byteLimit: Int)
+    -> [Range<Int>]?
+  {
     guard var search = oneShot, bytes.count > 0 else { return oneShot == nil ? nil : [] }
     if search.adaptsToText {
       search.adapt(to: bytes)
@@ -284,7 +292,7 @@ public struct FoldFinder: Sendable {
     let long = bytes.count > Self.lineByLineMinimum
     if long, let share = search.sampledLineShare, share > Self.lineByLineShare { return nil }
     return search.matchingLines(
-      in: bytes, byteLimit: bytes.count,
+      in: bytes, byteLimit: byteLimit,
       walkLimit: long ? Int(Double(bytes.count) * Self.walkShare) : nil)
   }
 
