@@ -126,6 +126,7 @@ int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
     case FSSIMD_LEVEL_AVX512:
+      return fssimd_oneshot_avx512(haystack, n, start, anchor, out, capacity, next);
     case FSSIMD_LEVEL_AVX2:
       return fssimd_oneshot_avx2(haystack, n, start, anchor, out, capacity, next);
 #endif

@@ -103,6 +103,21 @@ static inline int fssimd_verify(const uint8_t *w, const uint8_t *nd, int64_t m, 
   return 1;
 }
 
+// The low 64 bits of the OR of x >> t over t in 0 ..< w, where x is the
+// 128-bit lo | hi << 64, by doubling the shifts covered: at most four
+// steps for w <= 16, each exact on both words, every shift count in
+// 1 ..< 64 (the one-shot kernels' window test). Caller obligations:
+// 1 <= w <= 64.
+static inline uint64_t fssimd_smear(uint64_t lo, uint64_t hi, int w) {
+  int covered = 1;
+  for (; 2 * covered <= w; covered *= 2) {
+    lo |= lo >> covered | hi << (64 - covered);
+    hi |= hi >> covered;
+  }
+  if (covered < w) lo |= lo >> (w - covered) | hi << (64 - (w - covered));
+  return lo;
+}
+
 // MARK: - Kernels by level
 
 // SearchPortable.c
@@ -115,6 +130,24 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
                                                       int64_t stop, const fssimd_anchor *a,
                                                       int64_t *out, int64_t capacity,
                                                       int64_t *next);
+// A vector loop of the one-shot scan (one per instruction set, and per
+// partner count: `blocks1` for one partner or none, `blocks2` for two):
+// from block *jp, 64 positions a block, while a block's reach (see
+// fssimd_oneshot_drive) lies before n and 64 of `capacity` slots are free;
+// returns `count` plus the candidates written from out[count], and sets
+// *jp to where it stopped.
+typedef int64_t (*fssimd_oneshot_blocks)(const uint8_t *h, int64_t n, int64_t *jp, int64_t reach,
+                                         const fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                         int64_t count);
+// fssimd_oneshot_collect around a vector loop: the blocks nearer either end
+// than a block's loads reach, and anchors with a partner more than 16
+// bytes away, go to the portable collector. Caller obligations: those of
+// fssimd_oneshot_collect, and the CPU runs the loops' instructions.
+FSSIMD_HIDDEN int64_t fssimd_oneshot_drive(const uint8_t *h, int64_t n, int64_t start,
+                                           const fssimd_anchor *a, int64_t *out,
+                                           int64_t capacity, int64_t *next,
+                                           fssimd_oneshot_blocks blocks1,
+                                           fssimd_oneshot_blocks blocks2);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_collect_portable(const uint8_t *h, int64_t n,
                                                             int64_t start, int64_t stop,
                                                             const fssimd_anchor *a, int32_t k,
@@ -146,6 +179,11 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t s
 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int64_t start,
                                                 const fssimd_anchor *a, int32_t k, int64_t *out,
                                                 uint8_t *which, int64_t capacity, int64_t *next);
+
+// OneShotAVX512.c
+FSSIMD_HIDDEN int64_t fssimd_oneshot_avx512(const uint8_t *h, int64_t n, int64_t start,
+                                            const fssimd_anchor *a, int64_t *out,
+                                            int64_t capacity, int64_t *next);
 
 // FoldVector.c
 FSSIMD_HIDDEN int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst,

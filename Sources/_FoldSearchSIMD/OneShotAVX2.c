@@ -18,20 +18,6 @@
 // dispatcher calls them only at FSSIMD_LEVEL_AVX2, after fssimd_clamp).
 #define FSSIMD_AVX2 __attribute__((target("avx2")))
 
-// The low 64 bits of the OR of x >> t over t in 0 ..< w, where x is the
-// 128-bit lo | hi << 64, by doubling the shifts covered: at most four
-// steps for w <= 16, each exact on both words, every shift count in
-// 1 ..< 64. Caller obligations: 1 <= w <= 64.
-static inline uint64_t fssimd_smear(uint64_t lo, uint64_t hi, int w) {
-  int covered = 1;
-  for (; 2 * covered <= w; covered *= 2) {
-    lo |= lo >> covered | hi << (64 - covered);
-    hi |= hi >> covered;
-  }
-  if (covered < w) lo |= lo >> (w - covered) | hi << (64 - (w - covered));
-  return lo;
-}
-
 // The low-nibble table of a byte set over 0x80...0xFF, in both 128-bit
 // lanes: byte l has bit hi − 8 for every member hi·16 + l (8 <= hi <= 15).
 // One step per member (the sets are small, and this runs once per call).
@@ -170,54 +156,31 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
 //       loads at j and j + 32 (lead) and j + 1 and j + 33 (second); the
 //       sets hold only bytes >= 0x80, so both bytes are non-ASCII.
 // A block all ASCII without an anchor byte costs one OR of the compares
-// and the bytes, a movemask and a branch.
-// Load bounds: the block at j reads bytes j + min(d, d2, 0) through
-// j + max(64, d + 63, d2 + 63), d2 = a->distance2 (the second-byte loads
-// end at j + 64). The vector
-// loop runs only while both lie in [0, n), where the header's clipping of
-// windows to [0, n), its 0 <= q < n and its p + 1 < n hold for every
-// position of the block; the blocks nearer either end, and anchors with
-// |d| or |d2| > 16, go to the portable collector. Each block's candidates are
+// and the bytes, a movemask and a branch. The blocks run by
+// fssimd_oneshot_drive (SearchPortable.c), whose load bounds hold for each
+// (the second-byte loads end at j + 64); each block's candidates are
 // written to `out` while 64 slots are free (the contract of
-// fssimd_oneshot_collect).
-// Caller obligations: `h` points to `n` readable bytes; 0 <= start < n;
-// `a` points to a valid fssimd_anchor; `out` has `capacity` writable slots;
-// `next` is writable; the CPU supports AVX2.
-FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
-                                               const fssimd_anchor *a, int64_t *out,
-                                               int64_t capacity, int64_t *next) {
-  const int64_t d = a->distance, d2 = a->distance2;
-  const int64_t lowest = d < d2 ? d : d2, highest = d > d2 ? d : d2;
-  const int64_t first = lowest < 0 ? -lowest : 0;
-  const int64_t reach = highest + 63 > 64 ? highest + 63 : 64;
-  if (d < -16 || d > 16 || d2 < -16 || d2 > 16 || first + reach >= n ||
-      (start >= first && start + reach >= n)) {
-    return fssimd_oneshot_collect_portable(h, n, start, n, a, out, capacity, next);
-  }
-  int64_t j = start;
-  int64_t count = 0;
-  if (start < first) {
-    // The partner loads of the first `first` positions would begin before the
-    // text: a portable block takes them, the vector loop the rest.
-    count = fssimd_oneshot_collect_portable(h, n, start, first, a, out, capacity, &j);
-    if (j < first || j + reach >= n) {
-      return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
-                                                     next);
-    }
-  }
-  // Specialized for one partner and for two (the second test's branch
-  // gone from the loop of the first).
-  if (d2 != 0) {
-    count = fssimd_oneshot_blocks_avx2(h, n, &j, reach, a, out, capacity, count, 1);
-  } else {
-    count = fssimd_oneshot_blocks_avx2(h, n, &j, reach, a, out, capacity, count, 0);
-  }
-  if (j + reach < n) {
-    *next = j;  // out of room
-    return count;
-  }
-  return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
-                                                 next);
+// fssimd_oneshot_collect). Caller obligations: as fssimd_oneshot_collect;
+// the CPU supports AVX2.
+FSSIMD_AVX2 static int64_t fssimd_oneshot_blocks1_avx2(const uint8_t *h, int64_t n, int64_t *jp,
+                                                       int64_t reach, const fssimd_anchor *a,
+                                                       int64_t *out, int64_t capacity,
+                                                       int64_t count) {
+  return fssimd_oneshot_blocks_avx2(h, n, jp, reach, a, out, capacity, count, 0);
+}
+
+FSSIMD_AVX2 static int64_t fssimd_oneshot_blocks2_avx2(const uint8_t *h, int64_t n, int64_t *jp,
+                                                       int64_t reach, const fssimd_anchor *a,
+                                                       int64_t *out, int64_t capacity,
+                                                       int64_t count) {
+  return fssimd_oneshot_blocks_avx2(h, n, jp, reach, a, out, capacity, count, 1);
+}
+
+FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
+                                          const fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                          int64_t *next) {
+  return fssimd_oneshot_drive(h, n, start, a, out, capacity, next, fssimd_oneshot_blocks1_avx2,
+                              fssimd_oneshot_blocks2_avx2);
 }
 
 // Several anchors in one pass (fssimd_oneshot_collect_multi): each block's

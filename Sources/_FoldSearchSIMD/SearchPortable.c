@@ -122,6 +122,44 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
   return count;
 }
 
+// Load bounds of a vector loop: the block at j reads bytes j + min(d, d2, 0)
+// through j + max(64, d + 63, d2 + 63), d2 = a->distance2. The loop runs
+// only while both lie in [0, n), where the header's clipping of windows to
+// [0, n), its 0 <= q < n and its p + 1 < n hold for every position of the
+// block; the portable collector takes the blocks nearer either end.
+FSSIMD_HIDDEN int64_t fssimd_oneshot_drive(const uint8_t *h, int64_t n, int64_t start,
+                                           const fssimd_anchor *a, int64_t *out,
+                                           int64_t capacity, int64_t *next,
+                                           fssimd_oneshot_blocks blocks1,
+                                           fssimd_oneshot_blocks blocks2) {
+  const int64_t d = a->distance, d2 = a->distance2;
+  const int64_t lowest = d < d2 ? d : d2, highest = d > d2 ? d : d2;
+  const int64_t first = lowest < 0 ? -lowest : 0;
+  const int64_t reach = highest + 63 > 64 ? highest + 63 : 64;
+  if (d < -16 || d > 16 || d2 < -16 || d2 > 16 || first + reach >= n ||
+      (start >= first && start + reach >= n)) {
+    return fssimd_oneshot_collect_portable(h, n, start, n, a, out, capacity, next);
+  }
+  int64_t j = start;
+  int64_t count = 0;
+  if (start < first) {
+    // The partner loads of the first `first` positions would begin before the
+    // text: a portable block takes them, the vector loop the rest.
+    count = fssimd_oneshot_collect_portable(h, n, start, first, a, out, capacity, &j);
+    if (j < first || j + reach >= n) {
+      return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
+                                                     next);
+    }
+  }
+  count = (d2 != 0 ? blocks2 : blocks1)(h, n, &j, reach, a, out, capacity, count);
+  if (j + reach < n) {
+    *next = j;  // out of room
+    return count;
+  }
+  return count + fssimd_oneshot_collect_portable(h, n, j, n, a, out + count, capacity - count,
+                                                 next);
+}
+
 // The portable collector of several anchors (fssimd_oneshot_collect_multi):
 // the positions that are candidates of any of a[0 ..< k], bit i of which[]
 // set when a[i]'s, written while 64 slots are free, until a block of 64

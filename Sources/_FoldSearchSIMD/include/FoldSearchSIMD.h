@@ -484,8 +484,8 @@ typedef struct {
 ///       or
 ///   (B) h[p] >= 0x80 is in `lead`, p + 1 < n and h[p + 1] is in `second`.
 /// The set is exact: every level reports the same positions (a test checks
-/// AVX2 against the portable loop). Level SSE2 runs the portable loop (the
-/// byte-set test needs a byte shuffle). O(*next − start) per call.
+/// AVX-512 and AVX2 against the portable loop). Level SSE2 runs the portable
+/// loop (the byte-set test needs a byte shuffle). O(*next − start) per call.
 ///
 /// Caller obligations: `haystack` points to `n` readable bytes (NULL only
 /// when n == 0); `anchor` points to a valid fssimd_anchor; 0 <= start;

@@ -1,0 +1,135 @@
+// OneShotAVX512.c — the one-shot search's candidate scan with 64-byte
+// AVX-512 vectors (fssimd_oneshot_collect at FSSIMD_LEVEL_AVX512): the tests
+// of OneShotAVX2.c, a block of 64 positions in one register, the masks
+// straight from the compares (no movemask), set membership by the nibble
+// technique of Hyperscan's "shufti" with a byte test into a mask.
+//
+// Invariants: the candidates are exactly the portable loop's
+// (SearchPortable.c), in increasing order, as at every level; the blocks
+// nearer either end than a block's reach go to that loop
+// (fssimd_oneshot_drive).
+#include "Internal.h"
+
+#if defined(FSSIMD_HAS_X86)
+#include <immintrin.h>
+
+// Compiled for AVX-512 (F and BW) only inside these functions; every
+// function marked FSSIMD_AVX512 has the caller obligation that the CPU
+// supports them (the dispatcher calls them only at FSSIMD_LEVEL_AVX512).
+#define FSSIMD_AVX512 __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt,avx2")))
+
+// The low-nibble table of a byte set over 0x80...0xFF in every 128-bit lane:
+// byte l has bit hi − 8 for every member hi·16 + l (8 <= hi <= 15).
+// Caller obligations: `set` points to two readable words.
+FSSIMD_AVX512 static inline __m512i fssimd_nibble_table_avx512(const uint64_t set[2]) {
+  uint64_t t[2] = {0, 0};  // bytes 0–7, 8–15
+  for (unsigned w = 0; w < 2; w++) {
+    for (uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
+      const unsigned k = 64 * w + (unsigned)__builtin_ctzll(bits);
+      t[(k >> 3) & 1] |= (uint64_t)1 << (8 * (k & 7) + (k >> 4));
+    }
+  }
+  return _mm512_broadcast_i32x4(_mm_set_epi64x((long long)t[1], (long long)t[0]));
+}
+
+// Bit k set when byte k of v is in the set of low-nibble table `lo`:
+// lo[v & 15] & hi[v >> 4] is nonzero, where hi[h] = 1 << (h − 8) for h >= 8
+// and 0 below, so no ASCII byte is in.
+FSSIMD_AVX512 static inline uint64_t fssimd_in_set_avx512(__m512i v, __m512i lo, __m512i hi) {
+  const __m512i nibble = _mm512_set1_epi8(0x0F);
+  const __m512i l = _mm512_and_si512(v, nibble);
+  const __m512i u = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
+  return _mm512_test_epi8_mask(_mm512_shuffle_epi8(lo, l), _mm512_shuffle_epi8(hi, u));
+}
+
+// Bit k set where (v | bits) == b.
+FSSIMD_AVX512 static inline uint64_t fssimd_eq_or_avx512(__m512i v, __m512i bits, __m512i b) {
+  return _mm512_cmpeq_epi8_mask(_mm512_or_si512(v, bits), b);
+}
+
+// The bits k of the block at j whose partner test of distance d
+// (1 <= |d| <= 16) passes, as OneShotAVX2.c's (A) describes; h0 holds the
+// high bits of bytes j ..< j + 64. Caller obligations: bytes j + d ..<
+// j + d + 64 are readable; the CPU supports AVX-512 F and BW.
+FSSIMD_AVX512 static inline uint64_t fssimd_partner_mask_avx512(const uint8_t *h, int64_t j,
+                                                                int64_t d, __m512i partner,
+                                                                __m512i partner_or, uint64_t h0) {
+  const __m512i p = _mm512_loadu_si512((const void *)(h + j + d));
+  const uint64_t ep = fssimd_eq_or_avx512(p, partner_or, partner);
+  const uint64_t hd = _mm512_movepi8_mask(p);
+  uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80
+  if (d > 0) {
+    lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
+  } else {
+    lo = hd | h0 << -d, hi = h0 >> (64 + d);
+  }
+  return ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d));
+}
+
+// The vector loop from block *jp (fssimd_oneshot_blocks), with the second
+// partner's test when `two` (a constant at each call: a copy of the loop
+// each). Caller obligations: as fssimd_oneshot_blocks, the load bounds of
+// fssimd_oneshot_drive for every block run; the CPU supports AVX-512 F
+// and BW.
+FSSIMD_AVX512 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_blocks_avx512(
+    const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a, int64_t *out,
+    int64_t capacity, int64_t count, const int two) {
+  const int64_t d = a->distance, d2 = a->distance2;
+  const __m512i anchor = _mm512_set1_epi8((char)a->anchor);
+  const __m512i anchor_or = _mm512_set1_epi8((char)a->anchor_or);
+  const __m512i partner = _mm512_set1_epi8((char)a->partner);
+  const __m512i partner_or = _mm512_set1_epi8((char)a->partner_or);
+  const __m512i partner2 = _mm512_set1_epi8((char)a->partner2);
+  const __m512i partner2_or = _mm512_set1_epi8((char)a->partner2_or);
+  const __m512i lead = fssimd_nibble_table_avx512(a->lead);
+  const __m512i second = fssimd_nibble_table_avx512(a->second);
+  const __m512i high = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128));
+  int64_t j = *jp;
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) break;
+    const __m512i v = _mm512_loadu_si512((const void *)(h + j));
+    const uint64_t h0 = _mm512_movepi8_mask(v);
+    const uint64_t e = fssimd_eq_or_avx512(v, anchor_or, anchor);
+    if ((e | h0) == 0) continue;
+    uint64_t mask = e & ~h0;
+    if (mask != 0 && d != 0) mask &= fssimd_partner_mask_avx512(h, j, d, partner, partner_or, h0);
+    if (two && mask != 0) {
+      mask &= fssimd_partner_mask_avx512(h, j, d2, partner2, partner2_or, h0);
+    }
+    if (h0 != 0) {
+      const __m512i next = _mm512_loadu_si512((const void *)(h + j + 1));
+      mask |= fssimd_in_set_avx512(v, lead, high) & fssimd_in_set_avx512(next, second, high);
+    }
+    for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+  }
+  *jp = j;
+  return count;
+}
+
+// The loop for one partner and for two. Caller obligations: as
+// fssimd_oneshot_blocks; the CPU supports AVX-512 F and BW.
+FSSIMD_AVX512 static int64_t fssimd_oneshot_blocks1_avx512(const uint8_t *h, int64_t n,
+                                                           int64_t *jp, int64_t reach,
+                                                           const fssimd_anchor *a, int64_t *out,
+                                                           int64_t capacity, int64_t count) {
+  return fssimd_oneshot_blocks_avx512(h, n, jp, reach, a, out, capacity, count, 0);
+}
+
+FSSIMD_AVX512 static int64_t fssimd_oneshot_blocks2_avx512(const uint8_t *h, int64_t n,
+                                                           int64_t *jp, int64_t reach,
+                                                           const fssimd_anchor *a, int64_t *out,
+                                                           int64_t capacity, int64_t count) {
+  return fssimd_oneshot_blocks_avx512(h, n, jp, reach, a, out, capacity, count, 1);
+}
+
+// Caller obligations: as fssimd_oneshot_collect; the CPU supports AVX-512 F
+// and BW (FSSIMD_LEVEL_AVX512).
+FSSIMD_HIDDEN int64_t fssimd_oneshot_avx512(const uint8_t *h, int64_t n, int64_t start,
+                                            const fssimd_anchor *a, int64_t *out,
+                                            int64_t capacity, int64_t *next) {
+  return fssimd_oneshot_drive(h, n, start, a, out, capacity, next, fssimd_oneshot_blocks1_avx512,
+                              fssimd_oneshot_blocks2_avx512);
+}
+#undef FSSIMD_AVX512
+#endif
