@@ -98,8 +98,12 @@ FSSIMD_AVX512 static inline __attribute__((always_inline)) int64_t fssimd_onesho
       mask &= fssimd_partner_mask_avx512(h, j, d2, partner2, partner2_or, h0);
     }
     if (h0 != 0) {
-      const __m512i next = _mm512_loadu_si512((const void *)(h + j + 1));
-      mask |= fssimd_in_set_avx512(v, lead, high) & fssimd_in_set_avx512(next, second, high);
+      // (B): the second bytes only where a lead byte of the set is.
+      const uint64_t leads = fssimd_in_set_avx512(v, lead, high);
+      if (leads != 0) {
+        const __m512i next = _mm512_loadu_si512((const void *)(h + j + 1));
+        mask |= leads & fssimd_in_set_avx512(next, second, high);
+      }
     }
     for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
   }
