@@ -61,7 +61,7 @@ struct BenchOptions {
     and the first needle) adds to its input, in this fresh process (Linux).
     --probe NAME runs one phase for callgrind or a focused timing (fold,
     fold-best, fold-parallel, fold-default-vs-sequential, fold-profiles, search,
-    oneshot, type-ahead …;
+    oneshot, oneshot-levels, type-ahead …;
     an unknown NAME lists them all).
 
       --quick        3 runs, slow peers on the first 1 MiB (for CI: < 60 s)

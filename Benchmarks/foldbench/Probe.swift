@@ -86,13 +86,15 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
     print(
       "searched \(needles.count) needles over \(folded.originalByteCount) bytes, \(total) matches (collation)"
     )
+  case "oneshot-levels":
+    probeOneShotLevels(text, needles)
   case "oneshot":
     var total = 0
     for needle in needles { total += probeOneShot(text, needle.query) }
     print("one-shot \(needles.count) needles, \(total) matches")
   default:
     fail(
-      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, fold-default-vs-sequential, first-touch, fold-kernel, fold-levels, fold-profiles, fold-collation, type-ahead, search, search-collation or oneshot"
+      "--probe takes fold, fold-best, fold-best-collation, fold-parallel, fold-parallel-collation, fold-default-vs-sequential, first-touch, fold-kernel, fold-levels, fold-profiles, fold-collation, type-ahead, search, search-collation, oneshot or oneshot-levels"
     )
   }
   exit(0)
@@ -120,6 +122,60 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
 
 @inline(never) func probeOneShot(_ text: String, _ query: String) -> Int {
   text.foldedByteRanges(of: query).count
+}
+
+/// The one-shot candidate scan alone (`fssimd_oneshot_collect`) for each
+/// needle, its anchor and partners chosen from the text, at each vector
+/// level this CPU runs, the levels taking turns (nine rounds): the median
+/// MB/s of each, its ratio to the AVX2 kernel's, and the candidates (every
+/// level must report the same).
+func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
+  var text = text
+  text.makeContiguousUTF8()
+  let levels = Array(Int32(2)...max(2, fssimd_best_level()))
+  text.utf8.withContiguousStorageIfAvailable { input in
+    let capacity = 4096
+    let out = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+    defer { out.deallocate() }
+    for needle in needles {
+      guard let query = FoldedQuery(needle.query, table: .shared),
+        var search = OneShotSearch(query, table: .shared)
+      else { continue }
+      search.adapt(to: input)
+      var times = [[Double]](repeating: [], count: levels.count)
+      var counts = [Int](repeating: 0, count: levels.count)
+      for _ in 0..<9 {
+        for (k, level) in levels.enumerated() {
+          var anchor = search.anchor
+          let start = ContinuousClock.now
+          var from: Int64 = 0
+          var count = 0
+          while from < Int64(input.count) {
+            var next: Int64 = 0
+            count += Int(
+              fssimd_oneshot_collect(
+                level, input.baseAddress, Int64(input.count), from, &anchor, out,
+                Int64(capacity), &next))
+            from = next
+          }
+          let elapsed = ContinuousClock.now - start
+          times[k].append(
+            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+          counts[k] = count
+        }
+      }
+      if Set(counts).count != 1 {
+        fail("\(needle.query): the levels' candidates differ: \(counts)")
+      }
+      let medians = times.map { $0.sorted()[$0.count / 2] }
+      let figures = zip(levels, medians).map { level, time in
+        "\(level == 3 ? "AVX-512" : "AVX2") \(String(format: "%.0f", Double(input.count) / time / 1e6)) MB/s"
+      }
+      print(
+        "\(needle.query): \(figures.joined(separator: ", ")) (×\(String(format: "%.2f", medians[0] / medians.last!)) AVX2), \(counts[0]) candidates"
+      )
+    }
+  }
 }
 
 /// The sequential fold at each vector level this CPU runs, the levels taking

@@ -302,7 +302,7 @@ public struct FoldFinder: Sendable {
   /// them, a walk, a validation and a verification per line cost more than
   /// validating the whole text at vector speed (chosen by measurement; see
   /// Benchmarks/HISTORY.md, "Counting lines: candidates' lines alone").
-  static let lineByLineShare = 0.05
+  static let lineByLineShare = 0.03
   static let lineByLineMinimum = 256 << 10
   static let walkShare = 1.0 / 16
 

@@ -78,7 +78,7 @@ package struct OneShotSearch {
   package var needleLength: Int { needle.count }
   let searcher: ByteSearcher
   /// The kernel's description of a candidate.
-  private(set) var anchor = fssimd_anchor()
+  package private(set) var anchor = fssimd_anchor()
   /// The anchor's index in `needle`, and the partners' (nil: none).
   package private(set) var anchorIndex = 0
   package private(set) var partnerIndex: Int?
@@ -268,7 +268,7 @@ package struct OneShotSearch {
   /// fewest candidates (see ``TextSample``); with `adjacentPartner` only a
   /// partner right after the anchor, or none (the shared scan of several
   /// searches reads those partners from loads it makes anyway).
-  mutating func adapt(to input: UnsafeBufferPointer<UInt8>, adjacentPartner: Bool = false) {
+  package mutating func adapt(to input: UnsafeBufferPointer<UInt8>, adjacentPartner: Bool = false) {
     let sample = TextSample(input)
     let total = Double(max(sample.bytes, 1))
     // How often a position has an ASCII byte folding to b, and a non-ASCII
