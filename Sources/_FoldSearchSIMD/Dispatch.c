@@ -146,6 +146,8 @@ int64_t fssimd_oneshot_collect_multi(int32_t level, const uint8_t *haystack, int
   switch (fssimd_clamp(level)) {
 #if defined(FSSIMD_HAS_X86)
     case FSSIMD_LEVEL_AVX512:
+      return fssimd_oneshot_multi_avx512(haystack, n, start, anchors, k, out, which, capacity,
+                                         next);
     case FSSIMD_LEVEL_AVX2:
       return fssimd_oneshot_multi_avx2(haystack, n, start, anchors, k, out, which, capacity, next);
 #endif

@@ -148,6 +148,22 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_drive(const uint8_t *h, int64_t n, int64_t 
                                            int64_t capacity, int64_t *next,
                                            fssimd_oneshot_blocks blocks1,
                                            fssimd_oneshot_blocks blocks2);
+// A vector body of the one-shot scan of k anchors (1 <= k <= 8), one per
+// instruction set: from block j while every anchor's reach lies before n
+// and 64 slots are free; returns `count` plus the candidates written from
+// out[count] (bit i of which[] set for a[i]'s) and sets *next to where it
+// stopped.
+typedef int64_t (*fssimd_oneshot_multi_blocks)(const uint8_t *h, int64_t n, int64_t j,
+                                               int64_t reach, const fssimd_anchor *a, int32_t k,
+                                               int64_t *out, uint8_t *which, int64_t count,
+                                               int64_t capacity, int64_t *next);
+// fssimd_oneshot_collect_multi around a vector body (SearchPortable.c).
+// Caller obligations: those of fssimd_oneshot_collect_multi, and the CPU
+// runs the body's instructions.
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_drive(const uint8_t *h, int64_t n, int64_t start,
+                                                 const fssimd_anchor *a, int32_t k,
+                                                 int64_t *out, uint8_t *which, int64_t capacity,
+                                                 int64_t *next, fssimd_oneshot_multi_blocks blocks);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_collect_portable(const uint8_t *h, int64_t n,
                                                             int64_t start, int64_t stop,
                                                             const fssimd_anchor *a, int32_t k,
@@ -184,6 +200,10 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int
 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx512(const uint8_t *h, int64_t n, int64_t start,
                                             const fssimd_anchor *a, int64_t *out,
                                             int64_t capacity, int64_t *next);
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx512(const uint8_t *h, int64_t n, int64_t start,
+                                                  const fssimd_anchor *a, int32_t k,
+                                                  int64_t *out, uint8_t *which, int64_t capacity,
+                                                  int64_t *next);
 
 // FoldVector.c
 FSSIMD_HIDDEN int64_t fssimd_ascii_lower_sse2(const uint8_t *src, int64_t n, uint8_t *dst,

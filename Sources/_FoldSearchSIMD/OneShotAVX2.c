@@ -284,44 +284,19 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
   return count;
 }
 
-// The dispatcher of the bodies: the blocks nearer either end than every
-// anchor's loads reach (the widest reach, the earliest partner) go to the
-// portable multi collector.
-// Caller obligations: as fssimd_oneshot_avx2, with `a` pointing to k valid
-// anchors (1 <= k <= 8) and `which` to `capacity` writable bytes.
-FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n,
-                                                     int64_t start, const fssimd_anchor *a,
-                                                     int32_t k, int64_t *out, uint8_t *which,
-                                                     int64_t capacity, int64_t *next) {
-  int64_t first = 0, reach = 64;
-  for (int32_t i = 0; i < k; i++) {
-    const int64_t d = a[i].distance;
-    if (d < -16 || d > 16) {
-      return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity,
-                                                   next);
-    }
-    if (-d > first) first = -d;
-    if (d + 63 > reach) reach = d + 63;
-  }
-  if (first + reach >= n || (start >= first && start + reach >= n)) {
-    return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity, next);
-  }
-  int64_t j = start;
-  int64_t count = 0;
-  if (start < first) {
-    count = fssimd_oneshot_multi_collect_portable(h, n, start, first, a, k, out, which, capacity,
-                                                  &j);
-    if (j < first || j + reach >= n) {
-      return count + fssimd_oneshot_multi_collect_portable(h, n, j, n, a, k, out + count,
-                                                           which + count, capacity - count, next);
-    }
-  }
-  int64_t stop = j;
+// The body for k anchors (fssimd_oneshot_multi_blocks): one copy per anchor
+// count. Caller obligations: as fssimd_oneshot_multi_blocks; the CPU
+// supports AVX2.
+FSSIMD_AVX2 static int64_t fssimd_oneshot_multi_blocks_avx2(const uint8_t *h, int64_t n,
+                                                            int64_t j, int64_t reach,
+                                                            const fssimd_anchor *a, int32_t k,
+                                                            int64_t *out, uint8_t *which,
+                                                            int64_t count, int64_t capacity,
+                                                            int64_t *next) {
   switch (k) {
-#define FSSIMD_MULTI_CASE(K)                                                                    \
-  case K:                                                                                      \
-    count = fssimd_oneshot_multi_k_avx2(h, n, j, reach, a, K, out, which, count, capacity, &stop); \
-    break;
+#define FSSIMD_MULTI_CASE(K) \
+  case K:                    \
+    return fssimd_oneshot_multi_k_avx2(h, n, j, reach, a, K, out, which, count, capacity, next);
     FSSIMD_MULTI_CASE(1)
     FSSIMD_MULTI_CASE(2)
     FSSIMD_MULTI_CASE(3)
@@ -333,12 +308,13 @@ FSSIMD_AVX2 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, in
     FSSIMD_MULTI_CASE(8)
 #undef FSSIMD_MULTI_CASE
   }
-  if (stop + reach < n) {  // stopped for room: the caller calls again
-    *next = stop;
-    return count;
-  }
-  return count + fssimd_oneshot_multi_collect_portable(h, n, stop, n, a, k, out + count,
-                                                       which + count, capacity - count, next);
+}
+
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int64_t start,
+                                                const fssimd_anchor *a, int32_t k, int64_t *out,
+                                                uint8_t *which, int64_t capacity, int64_t *next) {
+  return fssimd_oneshot_multi_drive(h, n, start, a, k, out, which, capacity, next,
+                                    fssimd_oneshot_multi_blocks_avx2);
 }
 #undef FSSIMD_LOAD
 #undef FSSIMD_AVX2

@@ -1,5 +1,6 @@
 // OneShotAVX512.c — the one-shot search's candidate scan with 64-byte
-// AVX-512 vectors (fssimd_oneshot_collect at FSSIMD_LEVEL_AVX512): the tests
+// AVX-512 vectors (fssimd_oneshot_collect and fssimd_oneshot_collect_multi
+// at FSSIMD_LEVEL_AVX512): the tests
 // of OneShotAVX2.c, a block of 64 positions in one register, the masks
 // straight from the compares (no movemask), set membership by the nibble
 // technique of Hyperscan's "shufti" with a byte test into a mask.
@@ -134,6 +135,138 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_avx512(const uint8_t *h, int64_t n, int64_t
                                             int64_t capacity, int64_t *next) {
   return fssimd_oneshot_drive(h, n, start, a, out, capacity, next, fssimd_oneshot_blocks1_avx512,
                               fssimd_oneshot_blocks2_avx512);
+}
+
+// Several anchors in one pass (fssimd_oneshot_collect_multi), as
+// OneShotAVX2.c's body does: each block's loads (at j, and at j + 1 with a
+// non-ASCII byte or when every partner is adjacent) are shared; each
+// anchor's tests are those of the one-anchor loop on them, plus its own
+// partner loads; test (B) runs once for the union of the anchors' byte
+// sets, and per anchor only in a block where the union's reports a
+// position. Compiled once per anchor count K, so that the loops over the
+// anchors unroll. Caller obligations: as fssimd_oneshot_multi_blocks,
+// 1 <= K <= 8; the CPU supports AVX-512 F and BW.
+FSSIMD_AVX512 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_multi_k_avx512(
+    const uint8_t *h, int64_t n, int64_t j, int64_t reach, const fssimd_anchor *a, const int32_t K,
+    int64_t *out, uint8_t *which, int64_t count, int64_t capacity, int64_t *next) {
+  __m512i anchor[8], anchor_or[8], partner[8], partner_or[8], lead[8], second[8];
+  uint64_t lead_all[2] = {0, 0}, second_all[2] = {0, 0};
+  for (int32_t i = 0; i < K; i++) {
+    for (int w = 0; w < 2; w++) lead_all[w] |= a[i].lead[w], second_all[w] |= a[i].second[w];
+    anchor[i] = _mm512_set1_epi8((char)a[i].anchor);
+    anchor_or[i] = _mm512_set1_epi8((char)a[i].anchor_or);
+    partner[i] = _mm512_set1_epi8((char)a[i].partner);
+    partner_or[i] = _mm512_set1_epi8((char)a[i].partner_or);
+    lead[i] = fssimd_nibble_table_avx512(a[i].lead);
+    second[i] = fssimd_nibble_table_avx512(a[i].second);
+  }
+  // Every partner right after its anchor (or none): the partner loads are
+  // the second-byte loads, and the window is the byte after the anchor.
+  int adjacent = 1;
+  for (int32_t i = 0; i < K; i++) adjacent &= a[i].distance == 0 || a[i].distance == 1;
+  const __m512i lead_any = fssimd_nibble_table_avx512(lead_all);
+  const __m512i second_any = fssimd_nibble_table_avx512(second_all);
+  const __m512i high = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128));
+  for (; j + reach < n; j += 64) {
+    if (capacity - count < 64) {
+      *next = j;
+      return count;
+    }
+    const __m512i v = _mm512_loadu_si512((const void *)(h + j));
+    const uint64_t h0 = _mm512_movepi8_mask(v);
+    uint64_t ea[8];
+    uint64_t any = h0;
+    for (int32_t i = 0; i < K; i++) {
+      ea[i] = fssimd_eq_or_avx512(v, anchor_or[i], anchor[i]) & ~h0;
+      any |= ea[i];
+    }
+    if (any == 0) continue;
+    __m512i next_bytes = v;
+    uint64_t set_any = 0;  // (B) for the union of the anchors' sets
+    if (h0 != 0 || adjacent) {
+      next_bytes = _mm512_loadu_si512((const void *)(h + j + 1));
+      set_any = fssimd_in_set_avx512(v, lead_any, high) &
+                fssimd_in_set_avx512(next_bytes, second_any, high);
+    }
+    uint64_t masks[8];
+    uint64_t all = 0;
+    if (adjacent) {
+      // (A) with d = 1: the partner byte, or a byte >= 0x80, right after
+      // the anchor.
+      const uint64_t hn = _mm512_movepi8_mask(next_bytes);
+      for (int32_t i = 0; i < K; i++) {
+        const uint64_t ep = fssimd_eq_or_avx512(next_bytes, partner_or[i], partner[i]);
+        uint64_t mask = a[i].distance == 0 ? ea[i] : ea[i] & (ep | hn);
+        if (set_any != 0) {
+          mask |= set_any & fssimd_in_set_avx512(v, lead[i], high) &
+                  fssimd_in_set_avx512(next_bytes, second[i], high);
+        }
+        masks[i] = mask;
+        all |= mask;
+      }
+    }
+    for (int32_t i = 0; i < K && !adjacent; i++) {
+      const int64_t d = a[i].distance;
+      uint64_t mask = ea[i];
+      if (mask != 0 && d != 0) {
+        mask &= fssimd_partner_mask_avx512(h, j, d, partner[i], partner_or[i], h0);
+      }
+      if (set_any != 0) {
+        // Each anchor's own (B) lies inside the union's.
+        mask |= set_any & fssimd_in_set_avx512(v, lead[i], high) &
+                fssimd_in_set_avx512(next_bytes, second[i], high);
+      }
+      masks[i] = mask;
+      all |= mask;
+    }
+    for (; all != 0; all &= all - 1) {
+      const int b = __builtin_ctzll(all);
+      unsigned m = 0;
+      for (int32_t i = 0; i < K; i++) m |= (unsigned)((masks[i] >> b) & 1) << i;
+      out[count] = j + b;
+      which[count] = (uint8_t)m;
+      count++;
+    }
+  }
+  *next = j;
+  return count;
+}
+
+// The body for k anchors (fssimd_oneshot_multi_blocks): one copy per anchor
+// count. Caller obligations: as fssimd_oneshot_multi_blocks; the CPU
+// supports AVX-512 F and BW.
+FSSIMD_AVX512 static int64_t fssimd_oneshot_multi_blocks_avx512(const uint8_t *h, int64_t n,
+                                                                int64_t j, int64_t reach,
+                                                                const fssimd_anchor *a,
+                                                                int32_t k, int64_t *out,
+                                                                uint8_t *which, int64_t count,
+                                                                int64_t capacity, int64_t *next) {
+  switch (k) {
+#define FSSIMD_MULTI_CASE(K) \
+  case K:                    \
+    return fssimd_oneshot_multi_k_avx512(h, n, j, reach, a, K, out, which, count, capacity, next);
+    FSSIMD_MULTI_CASE(1)
+    FSSIMD_MULTI_CASE(2)
+    FSSIMD_MULTI_CASE(3)
+    FSSIMD_MULTI_CASE(4)
+    FSSIMD_MULTI_CASE(5)
+    FSSIMD_MULTI_CASE(6)
+    FSSIMD_MULTI_CASE(7)
+    default:
+    FSSIMD_MULTI_CASE(8)
+#undef FSSIMD_MULTI_CASE
+  }
+}
+
+// Caller obligations: as fssimd_oneshot_collect_multi; the CPU supports
+// AVX-512 F and BW (FSSIMD_LEVEL_AVX512).
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx512(const uint8_t *h, int64_t n, int64_t start,
+                                                  const fssimd_anchor *a, int32_t k,
+                                                  int64_t *out, uint8_t *which, int64_t capacity,
+                                                  int64_t *next) {
+  return fssimd_oneshot_multi_drive(h, n, start, a, k, out, which, capacity, next,
+                                    fssimd_oneshot_multi_blocks_avx512);
 }
 #undef FSSIMD_AVX512
 #endif

@@ -186,3 +186,45 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_collect_portable(const uint8_t *h, in
   *next = start;
   return count;
 }
+
+// fssimd_oneshot_collect_multi around a vector body: the blocks nearer
+// either end than every anchor's loads reach (the widest reach, the
+// earliest partner), and anchors with a partner more than 16 bytes away,
+// go to the portable multi collector.
+FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_drive(const uint8_t *h, int64_t n, int64_t start,
+                                                 const fssimd_anchor *a, int32_t k,
+                                                 int64_t *out, uint8_t *which, int64_t capacity,
+                                                 int64_t *next,
+                                                 fssimd_oneshot_multi_blocks blocks) {
+  int64_t first = 0, reach = 64;
+  for (int32_t i = 0; i < k; i++) {
+    const int64_t d = a[i].distance;
+    if (d < -16 || d > 16) {
+      return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity,
+                                                   next);
+    }
+    if (-d > first) first = -d;
+    if (d + 63 > reach) reach = d + 63;
+  }
+  if (first + reach >= n || (start >= first && start + reach >= n)) {
+    return fssimd_oneshot_multi_collect_portable(h, n, start, n, a, k, out, which, capacity, next);
+  }
+  int64_t j = start;
+  int64_t count = 0;
+  if (start < first) {
+    count = fssimd_oneshot_multi_collect_portable(h, n, start, first, a, k, out, which, capacity,
+                                                  &j);
+    if (j < first || j + reach >= n) {
+      return count + fssimd_oneshot_multi_collect_portable(h, n, j, n, a, k, out + count,
+                                                           which + count, capacity - count, next);
+    }
+  }
+  int64_t stop = j;
+  count = blocks(h, n, j, reach, a, k, out, which, count, capacity, &stop);
+  if (stop + reach < n) {  // stopped for room: the caller calls again
+    *next = stop;
+    return count;
+  }
+  return count + fssimd_oneshot_multi_collect_portable(h, n, stop, n, a, k, out + count,
+                                                       which + count, capacity - count, next);
+}
