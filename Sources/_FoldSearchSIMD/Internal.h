@@ -118,6 +118,122 @@ static inline uint64_t fssimd_smear(uint64_t lo, uint64_t hi, int w) {
   return lo;
 }
 
+// The partner test of a block of 64 one-shot positions, from its masks:
+// `ep`, bit k where the byte at j + k + d is the partner; `hd`, where that
+// byte is >= 0x80; `h0`, where the byte at j + k is. The window of |d|
+// bytes beside each position (after it when d > 0, before it when d < 0)
+// is read from the 64 + |d| high bits of both loads as one 128-bit mask x,
+// bit i the byte w + i (w = j + 1 when d > 0, j + d when d < 0), smeared
+// over |d| bits. Caller obligations: 1 <= |d| <= 16.
+static inline uint64_t fssimd_partner_bits(int64_t d, uint64_t ep, uint64_t hd, uint64_t h0) {
+  uint64_t lo, hi;  // x
+  if (d > 0) {
+    lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
+  } else {
+    lo = hd | h0 << -d, hi = h0 >> (64 + d);
+  }
+  return ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d));
+}
+
+// The low-nibble table of a byte set over 0x80...0xFF as two words (bytes
+// 0–7 and 8–15 of a 128-bit lane): byte l has bit hi − 8 for every member
+// hi·16 + l (8 <= hi <= 15). One step per member (the sets are small, and
+// this runs once per call). Caller obligations: `set` points to two
+// readable words.
+static inline void fssimd_nibble_words(const uint64_t set[2], uint64_t t[2]) {
+  t[0] = t[1] = 0;
+  for (unsigned w = 0; w < 2; w++) {
+    for (uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
+      const unsigned k = 64 * w + (unsigned)__builtin_ctzll(bits);
+      t[(k >> 3) & 1] |= (uint64_t)1 << (8 * (k & 7) + (k >> 4));
+    }
+  }
+}
+
+// The scalar parts of the vector bodies of several one-shot anchors
+// (OneShotAVX2.c, OneShotAVX512.c): the union of the anchors' byte sets of
+// test (B) and whether every partner is right after its anchor (or none).
+// Caller obligations: `a` points to k valid anchors.
+static inline int fssimd_multi_setup(const fssimd_anchor *a, int32_t k, uint64_t lead_all[2],
+                                     uint64_t second_all[2]) {
+  int adjacent = 1;
+  lead_all[0] = lead_all[1] = second_all[0] = second_all[1] = 0;
+  for (int32_t i = 0; i < k; i++) {
+    for (int w = 0; w < 2; w++) lead_all[w] |= a[i].lead[w], second_all[w] |= a[i].second[w];
+    adjacent &= a[i].distance == 0 || a[i].distance == 1;
+  }
+  return adjacent;
+}
+
+// Writes the positions of `all` (the OR of masks[0 ..< k]) at block j to
+// out[count ...], with bit i of which[] set where masks[i] has the
+// position; returns the new count. Caller obligations: popcount(all) slots
+// are free from out[count] and which[count].
+static inline int64_t fssimd_multi_write(int64_t j, uint64_t all, const uint64_t *masks, int32_t k,
+                                         int64_t *out, uint8_t *which, int64_t count) {
+  for (; all != 0; all &= all - 1) {
+    const int b = __builtin_ctzll(all);
+    unsigned m = 0;
+    for (int32_t i = 0; i < k; i++) m |= (unsigned)((masks[i] >> b) & 1) << i;
+    out[count] = j + b;
+    which[count] = (uint8_t)m;
+    count++;
+  }
+  return count;
+}
+
+// The body of one vector level for each anchor count, as a switch over k
+// whose cases call BODY(h, n, j, reach, a, K, out, which, count, capacity,
+// next) with K the constant 1 ... 8 (k above 8 takes 8's).
+#define FSSIMD_MULTI_BODIES(BODY)                                                    \
+  switch (k) {                                                                       \
+    case 1: return BODY(h, n, j, reach, a, 1, out, which, count, capacity, next);    \
+    case 2: return BODY(h, n, j, reach, a, 2, out, which, count, capacity, next);    \
+    case 3: return BODY(h, n, j, reach, a, 3, out, which, count, capacity, next);    \
+    case 4: return BODY(h, n, j, reach, a, 4, out, which, count, capacity, next);    \
+    case 5: return BODY(h, n, j, reach, a, 5, out, which, count, capacity, next);    \
+    case 6: return BODY(h, n, j, reach, a, 6, out, which, count, capacity, next);    \
+    case 7: return BODY(h, n, j, reach, a, 7, out, which, count, capacity, next);    \
+    default: return BODY(h, n, j, reach, a, 8, out, which, count, capacity, next);   \
+  }
+
+// The entry points of one vector level of the one-shot scans
+// (fssimd_oneshot_ISA, fssimd_oneshot_multi_ISA), around the level's loop
+// fssimd_oneshot_blocks_ISA (one anchor, its last argument `two` a
+// constant: a copy of the loop for one partner and one for two) and its
+// bodies fssimd_oneshot_multi_k_ISA (K anchors, a copy per K), compiled
+// with TARGET. Caller obligations of the entry points: as
+// fssimd_oneshot_collect and fssimd_oneshot_collect_multi; the CPU runs
+// TARGET's instructions.
+#define FSSIMD_ONESHOT_ENTRIES(ISA, TARGET)                                                      \
+  TARGET static int64_t fssimd_oneshot_blocks1_##ISA(                                           \
+      const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a,          \
+      int64_t *out, int64_t capacity, int64_t count) {                                          \
+    return fssimd_oneshot_blocks_##ISA(h, n, jp, reach, a, out, capacity, count, 0);            \
+  }                                                                                             \
+  TARGET static int64_t fssimd_oneshot_blocks2_##ISA(                                           \
+      const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a,          \
+      int64_t *out, int64_t capacity, int64_t count) {                                          \
+    return fssimd_oneshot_blocks_##ISA(h, n, jp, reach, a, out, capacity, count, 1);            \
+  }                                                                                             \
+  FSSIMD_HIDDEN int64_t fssimd_oneshot_##ISA(const uint8_t *h, int64_t n, int64_t start,        \
+                                             const fssimd_anchor *a, int64_t *out,              \
+                                             int64_t capacity, int64_t *next) {                 \
+    return fssimd_oneshot_drive(h, n, start, a, out, capacity, next,                            \
+                                fssimd_oneshot_blocks1_##ISA, fssimd_oneshot_blocks2_##ISA);    \
+  }                                                                                             \
+  TARGET static int64_t fssimd_oneshot_multi_blocks_##ISA(                                      \
+      const uint8_t *h, int64_t n, int64_t j, int64_t reach, const fssimd_anchor *a, int32_t k, \
+      int64_t *out, uint8_t *which, int64_t count, int64_t capacity, int64_t *next) {           \
+    FSSIMD_MULTI_BODIES(fssimd_oneshot_multi_k_##ISA)                                           \
+  }                                                                                             \
+  FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_##ISA(                                             \
+      const uint8_t *h, int64_t n, int64_t start, const fssimd_anchor *a, int32_t k,            \
+      int64_t *out, uint8_t *which, int64_t capacity, int64_t *next) {                          \
+    return fssimd_oneshot_multi_drive(h, n, start, a, k, out, which, capacity, next,            \
+                                      fssimd_oneshot_multi_blocks_##ISA);                       \
+  }
+
 // MARK: - Kernels by level
 
 // SearchPortable.c

@@ -23,13 +23,8 @@
 // One step per member (the sets are small, and this runs once per call).
 // Caller obligations: `set` points to two readable words.
 FSSIMD_AVX2 static inline __m256i fssimd_nibble_table_avx2(const uint64_t set[2]) {
-  uint64_t t[2] = {0, 0};  // bytes 0–7, 8–15
-  for (unsigned w = 0; w < 2; w++) {
-    for (uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
-      const unsigned k = 64 * w + (unsigned)__builtin_ctzll(bits);
-      t[(k >> 3) & 1] |= (uint64_t)1 << (8 * (k & 7) + (k >> 4));
-    }
-  }
+  uint64_t t[2];  // bytes 0–7, 8–15
+  fssimd_nibble_words(set, t);
   return _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)t[1], (long long)t[0]));
 }
 
@@ -86,13 +81,7 @@ FSSIMD_AVX2 static inline uint64_t fssimd_partner_mask_avx2(const uint8_t *h, in
   const uint64_t ep = fssimd_mask64_avx2(fssimd_eq_or_avx2(p0, partner_or, partner),
                                          fssimd_eq_or_avx2(p1, partner_or, partner));
   const uint64_t hd = fssimd_mask64_avx2(p0, p1);
-  uint64_t lo, hi;  // x, bit i: byte w + i >= 0x80
-  if (d > 0) {
-    lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
-  } else {
-    lo = hd | h0 << -d, hi = h0 >> (64 + d);
-  }
-  return ep | fssimd_smear(lo, hi, (int)(d > 0 ? d : -d));
+  return fssimd_partner_bits(d, ep, hd, h0);
 }
 
 // The vector loop of fssimd_oneshot_avx2 from block *jp while a block's
@@ -160,28 +149,9 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
 // fssimd_oneshot_drive (SearchPortable.c), whose load bounds hold for each
 // (the second-byte loads end at j + 64); each block's candidates are
 // written to `out` while 64 slots are free (the contract of
-// fssimd_oneshot_collect). Caller obligations: as fssimd_oneshot_collect;
-// the CPU supports AVX2.
-FSSIMD_AVX2 static int64_t fssimd_oneshot_blocks1_avx2(const uint8_t *h, int64_t n, int64_t *jp,
-                                                       int64_t reach, const fssimd_anchor *a,
-                                                       int64_t *out, int64_t capacity,
-                                                       int64_t count) {
-  return fssimd_oneshot_blocks_avx2(h, n, jp, reach, a, out, capacity, count, 0);
-}
-
-FSSIMD_AVX2 static int64_t fssimd_oneshot_blocks2_avx2(const uint8_t *h, int64_t n, int64_t *jp,
-                                                       int64_t reach, const fssimd_anchor *a,
-                                                       int64_t *out, int64_t capacity,
-                                                       int64_t count) {
-  return fssimd_oneshot_blocks_avx2(h, n, jp, reach, a, out, capacity, count, 1);
-}
-
-FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
-                                          const fssimd_anchor *a, int64_t *out, int64_t capacity,
-                                          int64_t *next) {
-  return fssimd_oneshot_drive(h, n, start, a, out, capacity, next, fssimd_oneshot_blocks1_avx2,
-                              fssimd_oneshot_blocks2_avx2);
-}
+// fssimd_oneshot_collect). The entry points around the loop and the
+// bodies below: FSSIMD_ONESHOT_ENTRIES (Internal.h), at the end of this
+// file.
 
 // Several anchors in one pass (fssimd_oneshot_collect_multi): each block's
 // loads (at j, j + 32 and, with a non-ASCII byte or when every partner is
@@ -200,9 +170,11 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
     const uint8_t *h, int64_t n, int64_t j, int64_t reach, const fssimd_anchor *a, const int32_t K,
     int64_t *out, uint8_t *which, int64_t count, int64_t capacity, int64_t *next) {
   __m256i anchor[8], anchor_or[8], partner[8], partner_or[8], lead[8], second[8];
-  uint64_t lead_all[2] = {0, 0}, second_all[2] = {0, 0};
+  uint64_t lead_all[2], second_all[2];
+  // Every partner right after its anchor (or none): the partner loads are
+  // the second-byte loads, and the window is the byte after the anchor.
+  const int adjacent = fssimd_multi_setup(a, K, lead_all, second_all);
   for (int32_t i = 0; i < K; i++) {
-    for (int w = 0; w < 2; w++) lead_all[w] |= a[i].lead[w], second_all[w] |= a[i].second[w];
     anchor[i] = _mm256_set1_epi8((char)a[i].anchor);
     anchor_or[i] = _mm256_set1_epi8((char)a[i].anchor_or);
     partner[i] = _mm256_set1_epi8((char)a[i].partner);
@@ -210,10 +182,6 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
     lead[i] = fssimd_nibble_table_avx2(a[i].lead);
     second[i] = fssimd_nibble_table_avx2(a[i].second);
   }
-  // Every partner right after its anchor (or none): the partner loads are
-  // the second-byte loads, and the window is the byte after the anchor.
-  int adjacent = 1;
-  for (int32_t i = 0; i < K; i++) adjacent &= a[i].distance == 0 || a[i].distance == 1;
   const __m256i lead_any = fssimd_nibble_table_avx2(lead_all);
   const __m256i second_any = fssimd_nibble_table_avx2(second_all);
   const __m256i high = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
@@ -271,51 +239,14 @@ FSSIMD_AVX2 static inline __attribute__((always_inline)) int64_t fssimd_oneshot_
       masks[i] = mask;
       all |= mask;
     }
-    for (; all != 0; all &= all - 1) {
-      const int b = __builtin_ctzll(all);
-      unsigned m = 0;
-      for (int32_t i = 0; i < K; i++) m |= (unsigned)((masks[i] >> b) & 1) << i;
-      out[count] = j + b;
-      which[count] = (uint8_t)m;
-      count++;
-    }
+    count = fssimd_multi_write(j, all, masks, K, out, which, count);
   }
   *next = j;
   return count;
 }
 
-// The body for k anchors (fssimd_oneshot_multi_blocks): one copy per anchor
-// count. Caller obligations: as fssimd_oneshot_multi_blocks; the CPU
-// supports AVX2.
-FSSIMD_AVX2 static int64_t fssimd_oneshot_multi_blocks_avx2(const uint8_t *h, int64_t n,
-                                                            int64_t j, int64_t reach,
-                                                            const fssimd_anchor *a, int32_t k,
-                                                            int64_t *out, uint8_t *which,
-                                                            int64_t count, int64_t capacity,
-                                                            int64_t *next) {
-  switch (k) {
-#define FSSIMD_MULTI_CASE(K) \
-  case K:                    \
-    return fssimd_oneshot_multi_k_avx2(h, n, j, reach, a, K, out, which, count, capacity, next);
-    FSSIMD_MULTI_CASE(1)
-    FSSIMD_MULTI_CASE(2)
-    FSSIMD_MULTI_CASE(3)
-    FSSIMD_MULTI_CASE(4)
-    FSSIMD_MULTI_CASE(5)
-    FSSIMD_MULTI_CASE(6)
-    FSSIMD_MULTI_CASE(7)
-    default:
-    FSSIMD_MULTI_CASE(8)
-#undef FSSIMD_MULTI_CASE
-  }
-}
-
-FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int64_t start,
-                                                const fssimd_anchor *a, int32_t k, int64_t *out,
-                                                uint8_t *which, int64_t capacity, int64_t *next) {
-  return fssimd_oneshot_multi_drive(h, n, start, a, k, out, which, capacity, next,
-                                    fssimd_oneshot_multi_blocks_avx2);
-}
+// The entry points (Internal.h).
+FSSIMD_ONESHOT_ENTRIES(avx2, FSSIMD_AVX2)
 #undef FSSIMD_LOAD
 #undef FSSIMD_AVX2
 #endif
