@@ -182,58 +182,6 @@ static inline int64_t fssimd_multi_write(int64_t j, uint64_t all, const uint64_t
   return count;
 }
 
-// The body of one vector level for each anchor count, as a switch over k
-// whose cases call BODY(h, n, j, reach, a, K, out, which, count, capacity,
-// next) with K the constant 1 ... 8 (k above 8 takes 8's).
-#define FSSIMD_MULTI_BODIES(BODY)                                                    \
-  switch (k) {                                                                       \
-    case 1: return BODY(h, n, j, reach, a, 1, out, which, count, capacity, next);    \
-    case 2: return BODY(h, n, j, reach, a, 2, out, which, count, capacity, next);    \
-    case 3: return BODY(h, n, j, reach, a, 3, out, which, count, capacity, next);    \
-    case 4: return BODY(h, n, j, reach, a, 4, out, which, count, capacity, next);    \
-    case 5: return BODY(h, n, j, reach, a, 5, out, which, count, capacity, next);    \
-    case 6: return BODY(h, n, j, reach, a, 6, out, which, count, capacity, next);    \
-    case 7: return BODY(h, n, j, reach, a, 7, out, which, count, capacity, next);    \
-    default: return BODY(h, n, j, reach, a, 8, out, which, count, capacity, next);   \
-  }
-
-// The entry points of one vector level of the one-shot scans
-// (fssimd_oneshot_ISA, fssimd_oneshot_multi_ISA), around the level's loop
-// fssimd_oneshot_blocks_ISA (one anchor, its last argument `two` a
-// constant: a copy of the loop for one partner and one for two) and its
-// bodies fssimd_oneshot_multi_k_ISA (K anchors, a copy per K), compiled
-// with TARGET. Caller obligations of the entry points: as
-// fssimd_oneshot_collect and fssimd_oneshot_collect_multi; the CPU runs
-// TARGET's instructions.
-#define FSSIMD_ONESHOT_ENTRIES(ISA, TARGET)                                                      \
-  TARGET static int64_t fssimd_oneshot_blocks1_##ISA(                                           \
-      const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a,          \
-      int64_t *out, int64_t capacity, int64_t count) {                                          \
-    return fssimd_oneshot_blocks_##ISA(h, n, jp, reach, a, out, capacity, count, 0);            \
-  }                                                                                             \
-  TARGET static int64_t fssimd_oneshot_blocks2_##ISA(                                           \
-      const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a,          \
-      int64_t *out, int64_t capacity, int64_t count) {                                          \
-    return fssimd_oneshot_blocks_##ISA(h, n, jp, reach, a, out, capacity, count, 1);            \
-  }                                                                                             \
-  FSSIMD_HIDDEN int64_t fssimd_oneshot_##ISA(const uint8_t *h, int64_t n, int64_t start,        \
-                                             const fssimd_anchor *a, int64_t *out,              \
-                                             int64_t capacity, int64_t *next) {                 \
-    return fssimd_oneshot_drive(h, n, start, a, out, capacity, next,                            \
-                                fssimd_oneshot_blocks1_##ISA, fssimd_oneshot_blocks2_##ISA);    \
-  }                                                                                             \
-  TARGET static int64_t fssimd_oneshot_multi_blocks_##ISA(                                      \
-      const uint8_t *h, int64_t n, int64_t j, int64_t reach, const fssimd_anchor *a, int32_t k, \
-      int64_t *out, uint8_t *which, int64_t count, int64_t capacity, int64_t *next) {           \
-    FSSIMD_MULTI_BODIES(fssimd_oneshot_multi_k_##ISA)                                           \
-  }                                                                                             \
-  FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_##ISA(                                             \
-      const uint8_t *h, int64_t n, int64_t start, const fssimd_anchor *a, int32_t k,            \
-      int64_t *out, uint8_t *which, int64_t capacity, int64_t *next) {                          \
-    return fssimd_oneshot_multi_drive(h, n, start, a, k, out, which, capacity, next,            \
-                                      fssimd_oneshot_multi_blocks_##ISA);                       \
-  }
-
 // MARK: - Kernels by level
 
 // SearchPortable.c
