@@ -8,7 +8,10 @@
 //   SearchPortable.c  the search kernels in plain C, any CPU;
 //   SearchVector.c    the search kernels at 16 (SSE2) and 32 (AVX2) bytes,
 //                     one body (SearchKernels.h) instantiated per width;
-//   OneShotAVX2.c     the one-shot candidate scan at 32 bytes;
+//   OneShotAVX2.c, OneShotAVX512.c  the one-shot candidate scan over
+//                     64-byte blocks in two AVX2 vectors or one AVX-512
+//                     register, one body (OneShotKernels.h) per level,
+//                     around the portable drivers of SearchPortable.c;
 //   FoldScalar.h/.c   the fold's scalar part, inlined into every fold loop;
 //   FoldVector.c      the fold's vector loop at 16 and 32 bytes
 //                     (FoldKernels.h);
@@ -151,7 +154,7 @@ static inline void fssimd_nibble_words(const uint64_t set[2], uint64_t t[2]) {
 }
 
 // The scalar parts of the vector bodies of several one-shot anchors
-// (OneShotAVX2.c, OneShotAVX512.c): the union of the anchors' byte sets of
+// (OneShotKernels.h): the union of the anchors' byte sets of
 // test (B) and whether every partner is right after its anchor (or none).
 // Caller obligations: `a` points to k valid anchors.
 static inline int fssimd_multi_setup(const fssimd_anchor *a, int32_t k, uint64_t lead_all[2],
@@ -252,15 +255,13 @@ FSSIMD_DECLARE_SEARCH(sse2)
 FSSIMD_DECLARE_SEARCH(avx2)
 #undef FSSIMD_DECLARE_SEARCH
 
-// OneShotAVX2.c
+// OneShotAVX2.c, OneShotAVX512.c (OneShotKernels.h)
 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
                                           const fssimd_anchor *a, int64_t *out, int64_t capacity,
                                           int64_t *next);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int64_t start,
                                                 const fssimd_anchor *a, int32_t k, int64_t *out,
                                                 uint8_t *which, int64_t capacity, int64_t *next);
-
-// OneShotAVX512.c
 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx512(const uint8_t *h, int64_t n, int64_t start,
                                             const fssimd_anchor *a, int64_t *out,
                                             int64_t capacity, int64_t *next);
