@@ -193,6 +193,20 @@ enum FoldedTextHarness {
         bytes, query)
     }
 
+    // 10: the lines holding a match, found line by line on raw bytes
+    // (well-formed or not), when the finder answers.
+    if text.table.rules.foldsByFoldRule, let finder = try? FoldFinder(query),
+      let lines = bytes.withUnsafeBufferPointer({ finder.matchingLines(in: $0) })
+    {
+      var expected: [Range<Int>] = []
+      for range in ranges {
+        let start = (bytes[..<range.lowerBound].lastIndex(of: 0x0A) ?? -1) + 1
+        if expected.last?.lowerBound == start { continue }
+        expected.append(start..<(bytes[range.lowerBound...].firstIndex(of: 0x0A) ?? bytes.count))
+      }
+      require(lines == expected, "matching lines \(lines), FoldedText's \(expected)", bytes, query)
+    }
+
     // 6: each match on its own.
     for range in ranges.prefix(8) {
       let slice = Array(bytes[range])

@@ -47,5 +47,28 @@ enum QuerySetHarness {
         merge:  \(expected)
         """)
     }
+    // A line's first match alone: a subset holding each line's first.
+    let perLine = folded.byteMatches(
+      of: set, options: options, in: window, firstMatchPerLine: true)
+    let bytes = Array(text.utf8)
+    func firsts(_ matches: [QuerySetMatch]) -> [Int: QuerySetMatch] {
+      var first: [Int: QuerySetMatch] = [:]
+      for match in matches {
+        let start = (bytes[..<match.range.lowerBound].lastIndex(of: 0x0A) ?? -1) + 1
+        if first[start] == nil { first[start] = match }
+      }
+      return first
+    }
+    if !Set(perLine).isSubset(of: Set(found)) || firsts(perLine) != firsts(found) {
+      fatalError(
+        """
+        firstMatchPerLine disagrees with the set's matches
+        text: \(text.debugDescription)
+        queries: \(queries.map(\.debugDescription))
+        profile \(profile) options \(options.rawValue) window \(String(describing: window))
+        per line: \(perLine)
+        all:      \(found)
+        """)
+    }
   }
 }

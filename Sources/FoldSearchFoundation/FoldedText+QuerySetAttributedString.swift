@@ -16,7 +16,7 @@ extension FoldedText {
   /// ```
   ///
   /// - Complexity: O(n + k) beyond the search
-  ///   (`FoldedText.byteMatches(of:options:in:)`).
+  ///   (`FoldedText.byteMatches(of:options:in:firstMatchPerLine:)`).
   public func attributedString(highlighting set: FoldedQuerySet, options: SearchOptions = [])
     -> AttributedString
   {

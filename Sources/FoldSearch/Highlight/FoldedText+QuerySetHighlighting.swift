@@ -11,7 +11,7 @@ extension FoldedText {
   /// // "\u{1B}[30;43mCrème\u{1B}[0m \u{1B}[30;46mbrûlée\u{1B}[0m"
   /// ```
   ///
-  /// - Complexity: O(n + k) beyond the search (``byteMatches(of:options:in:)``).
+  /// - Complexity: O(n + k) beyond the search (``byteMatches(of:options:in:firstMatchPerLine:)``).
   public func ansiString(
     highlighting set: FoldedQuerySet, options: SearchOptions = [],
     styles: [ANSIHighlightStyle] = ANSIHighlightStyle.queryPalette

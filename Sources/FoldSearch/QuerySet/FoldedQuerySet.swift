@@ -43,7 +43,7 @@ import _FoldSearchBytes
 /// own search, merged.
 ///
 /// - Complexity: building is O(P) for P folded query bytes (plus the DFA's
-///   rows); see ``FoldedText/byteMatches(of:options:in:)`` for a search.
+///   rows); see ``FoldedText/byteMatches(of:options:in:firstMatchPerLine:)`` for a search.
 public struct FoldedQuerySet: Sendable {
   /// The queries, as given (empty ones included: indices match).
   public let queries: [String]

@@ -65,7 +65,7 @@ extension FoldedText {
   /// }
   /// ```
   ///
-  /// - Complexity: as ``byteMatches(of:options:in:)``, plus O(n) to index
+  /// - Complexity: as ``byteMatches(of:options:in:firstMatchPerLine:)``, plus O(n) to index
   ///   the text.
   public func matches(
     of set: FoldedQuerySet, options: SearchOptions = [], in range: Range<String.Index>? = nil
@@ -84,7 +84,7 @@ extension FoldedText {
 /// search and dropped.
 extension FoldedQuerySet {
   /// Every match in `text` (UTF-8 offsets), as
-  /// ``FoldedText/byteMatches(of:options:in:)`` finds them in
+  /// ``FoldedText/byteMatches(of:options:in:firstMatchPerLine:)`` finds them in
   /// `FoldedText(text, profile: profile)`.
   ///
   /// ```swift
@@ -113,7 +113,7 @@ extension FoldedText {
   /// The first match of `query` that a search of it from original offset
   /// `offset` finds, with `options`, inside `range` (rounded as
   /// ``byteRanges(of:options:in:)`` rounds it): the primitive of the
-  /// per-query merge the tests compare ``byteMatches(of:options:in:)``
+  /// per-query merge the tests compare ``byteMatches(of:options:in:firstMatchPerLine:)``
   /// with. Nil when there is none.
   ///
   /// - Complexity: O(d) for the d folded bytes from `offset` to the match.

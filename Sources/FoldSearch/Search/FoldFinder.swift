@@ -275,7 +275,7 @@ public struct FoldFinder: Sendable {
     matchingLines(in: bytes, byteLimit: bytes.count)
   }
 
-  /// ``matchingLines(in:)``, nil too when the lines would hold more than
+  /// `matchingLines(in:)`, nil too when the lines would hold more than
   /// `byteLimit` bytes.
   package func matchingLines(in bytes: UnsafeBufferPointer<UInt8>, byteLimit: Int)
     -> [Range<Int>]?
