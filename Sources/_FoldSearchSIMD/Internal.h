@@ -129,6 +129,7 @@ static inline uint64_t fssimd_smear(uint64_t lo, uint64_t hi, int w) {
 // bit i the byte w + i (w = j + 1 when d > 0, j + d when d < 0), smeared
 // over |d| bits. Caller obligations: 1 <= |d| <= 16.
 static inline uint64_t fssimd_partner_bits(int64_t d, uint64_t ep, uint64_t hd, uint64_t h0) {
+  if ((h0 | hd) == 0) return ep;  // no byte >= 0x80 in either block: no window holds one
   uint64_t lo, hi;  // x
   if (d > 0) {
     lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
