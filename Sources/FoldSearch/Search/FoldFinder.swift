@@ -280,7 +280,8 @@ public struct FoldFinder: Sendable {
   package func matchingLines(in bytes: UnsafeBufferPointer<UInt8>, byteLimit: Int)
     -> [Range<Int>]?
   {
-    guard var search = oneShot, bytes.count > 0 else { return oneShot == nil ? nil : [] }
+    guard var search = oneShot else { return nil }
+    guard bytes.count > 0 else { return [] }
     if search.adaptsToText {
       search.adapt(to: bytes)
       search.adaptsToText = false
@@ -301,7 +302,7 @@ public struct FoldFinder: Sendable {
   /// its bytes that the lines walked may hold before it gives up: past
   /// them, a walk, a validation and a verification per line cost more than
   /// validating the whole text at vector speed (chosen by measurement; see
-  /// Benchmarks/HISTORY.md, "Counting lines: candidates' lines alone").
+  /// Benchmarks/HISTORY.md, "Counting lines: what a counted line needs").
   static let lineByLineShare = 0.03
   static let lineByLineMinimum = 256 << 10
   static let walkShare = 1.0 / 16

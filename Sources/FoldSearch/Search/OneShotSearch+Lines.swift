@@ -112,11 +112,7 @@ extension OneShotSearch {
               // Nil as soon as the lines walked are on course to hold more
               // than `walkLimit` (by the share of the text scanned).
               walked += lineEnd - lineStart
-              if walked > walkLimit
-                || walked > Int(Double(walkLimit) * Double(p) / Double(n)) + 1 << 18
-              {
-                return nil
-              }
+              if Self.pastCourse(walked, limit: walkLimit, at: p, of: n) { return nil }
             }
             let line = UnsafeBufferPointer(rebasing: input[lineStart..<lineEnd])
             if fssimd_utf8_valid(line.baseAddress, Int64(line.count)) != 0 {
@@ -174,8 +170,7 @@ extension OneShotSearch {
             total += lineEnd - lineStart
             // Nil too as soon as the lines kept are on course to hold
             // more than `byteLimit` (by the share of the text scanned).
-            let onCourse = Int(Double(byteLimit) * Double(p) / Double(n)) + 1 << 18
-            if total > byteLimit || total > onCourse { return nil }
+            if Self.pastCourse(total, limit: byteLimit, at: p, of: n) { return nil }
             skipTo = lineEnd + 1
           }
         }
@@ -183,6 +178,15 @@ extension OneShotSearch {
       }
       return lines
     }
+  }
+
+  /// Whether `amount`, gathered over the first `position` of `count`
+  /// bytes, is past `limit` or on course to pass it: past the limit's share
+  /// of the bytes scanned, with 256 KiB of slack.
+  private static func pastCourse(_ amount: Int, limit: Int, at position: Int, of count: Int)
+    -> Bool
+  {
+    amount > limit || amount > Int(Double(limit) * Double(position) / Double(count)) + 1 << 18
   }
 
   /// Whether the folded needle holds U+FFFD, which an ill-formed sequence
