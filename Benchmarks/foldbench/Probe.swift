@@ -126,13 +126,19 @@ func runProbe(_ phase: String, text: String, needles: [Needle]) -> Never {
 
 /// The one-shot candidate scan alone (`fssimd_oneshot_collect`) for each
 /// needle, its anchor and partners chosen from the text, at each vector
-/// level this CPU runs, the levels taking turns (nine rounds): the median
-/// MB/s of each, its ratio to the AVX2 kernel's, and the candidates (every
-/// level must report the same).
+/// level this CPU runs and each way of its vector loop (measured, skipping,
+/// straight), all taking turns (nine rounds): the median MB/s of each, the
+/// AVX-512 / AVX2 ratio of the measured way, and the candidates (every
+/// level and way must report the same), anchor and partners.
 func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
   var text = text
   text.makeContiguousUTF8()
   let levels = Array(Int32(2)...max(2, fssimd_best_level()))
+  let loops: [(name: String, loop: Int32)] = [
+    ("measured", Int32(FSSIMD_ONESHOT_MEASURED)), ("skipping", Int32(FSSIMD_ONESHOT_SKIPPING)),
+    ("straight", Int32(FSSIMD_ONESHOT_STRAIGHT)),
+  ]
+  let runs = levels.flatMap { level in loops.map { (level: level, way: $0) } }
   text.utf8.withContiguousStorageIfAvailable { input in
     let capacity = 4096
     let out = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
@@ -142,11 +148,12 @@ func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
         var search = OneShotSearch(query, table: .shared)
       else { continue }
       search.adapt(to: input)
-      var times = [[Double]](repeating: [], count: levels.count)
-      var counts = [Int](repeating: 0, count: levels.count)
+      var times = [[Double]](repeating: [], count: runs.count)
+      var counts = [Int](repeating: 0, count: runs.count)
       for _ in 0..<9 {
-        for (k, level) in levels.enumerated() {
+        for (k, run) in runs.enumerated() {
           var anchor = search.anchor
+          anchor.loop = run.way.loop
           let start = ContinuousClock.now
           var from: Int64 = 0
           var count = 0
@@ -154,7 +161,7 @@ func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
             var next: Int64 = 0
             count += Int(
               fssimd_oneshot_collect(
-                level, input.baseAddress, Int64(input.count), from, &anchor, out,
+                run.level, input.baseAddress, Int64(input.count), from, &anchor, out,
                 Int64(capacity), &next))
             from = next
           }
@@ -165,14 +172,21 @@ func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
         }
       }
       if Set(counts).count != 1 {
-        fail("\(needle.query): the levels' candidates differ: \(counts)")
+        fail("\(needle.query): the levels' and ways' candidates differ: \(counts)")
       }
       let medians = times.map { $0.sorted()[$0.count / 2] }
-      let figures = zip(levels, medians).map { level, time in
-        "\(level == 3 ? "AVX-512" : "AVX2") \(String(format: "%.0f", Double(input.count) / time / 1e6)) MB/s"
+      func rate(_ k: Int) -> String {
+        String(format: "%.0f", Double(input.count) / medians[k] / 1e6)
       }
+      let figures = levels.enumerated().map { i, level in
+        let k = i * loops.count
+        return "\(level == 3 ? "AVX-512" : "AVX2") \(rate(k)) MB/s"
+          + " (skipping \(rate(k + 1)), straight \(rate(k + 2)))"
+      }
+      let ratio = String(format: "%.2f", medians[0] / medians[(levels.count - 1) * loops.count])
+      let partners = [search.partnerIndex, search.secondPartnerIndex].compactMap { $0 }
       print(
-        "\(needle.query): \(figures.joined(separator: ", ")) (×\(String(format: "%.2f", medians[0] / medians.last!)) AVX2), \(counts[0]) candidates"
+        "\(needle.query): \(figures.joined(separator: ", ")) (×\(ratio) AVX2), \(counts[0]) candidates; anchor \(search.anchorIndex), partners \(partners.isEmpty ? "none" : partners.map(String.init).joined(separator: " "))"
       )
     }
   }

@@ -117,7 +117,7 @@ void fssimd_fold_run(int32_t level, fssimd_fold_state *state) {
 }
 
 int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
-                               const fssimd_anchor *anchor, int64_t *out, int64_t capacity,
+                               fssimd_anchor *anchor, int64_t *out, int64_t capacity,
                                int64_t *next) {
   if (start >= n) {
     *next = start > n ? start : n;

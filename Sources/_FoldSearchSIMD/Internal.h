@@ -128,8 +128,12 @@ static inline uint64_t fssimd_smear(uint64_t lo, uint64_t hi, int w) {
 // is read from the 64 + |d| high bits of both loads as one 128-bit mask x,
 // bit i the byte w + i (w = j + 1 when d > 0, j + d when d < 0), smeared
 // over |d| bits. Caller obligations: 1 <= |d| <= 16.
-static inline uint64_t fssimd_partner_bits(int64_t d, uint64_t ep, uint64_t hd, uint64_t h0) {
-  if ((h0 | hd) == 0) return ep;  // no byte >= 0x80 in either block: no window holds one
+// With `straight`, without the branch that returns ep at once when neither
+// block holds a byte >= 0x80 (the straight loop's: no branch on the bytes).
+static inline __attribute__((always_inline)) uint64_t fssimd_partner_bits(int64_t d, uint64_t ep,
+                                                                          uint64_t hd, uint64_t h0,
+                                                                          const int straight) {
+  if (!straight && (h0 | hd) == 0) return ep;  // no byte >= 0x80 in either block: no window holds one
   uint64_t lo, hi;  // x
   if (d > 0) {
     lo = h0 >> 1 | hd << (d - 1), hi = hd >> (64 - d) >> 1;
@@ -207,15 +211,18 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
 typedef int64_t (*fssimd_oneshot_blocks)(const uint8_t *h, int64_t n, int64_t *jp, int64_t reach,
                                          const fssimd_anchor *a, int64_t *out, int64_t capacity,
                                          int64_t count);
+// The vector loops of one instruction set: [way][partners − 1], way 0
+// skipping and 1 straight (fssimd_oneshot_collect), for one partner or
+// none and for two.
+typedef fssimd_oneshot_blocks fssimd_oneshot_loops[2][2];
 // fssimd_oneshot_collect around a vector loop: the blocks nearer either end
 // than a block's loads reach, and anchors with a partner more than 16
-// bytes away, go to the portable collector. Caller obligations: those of
+// bytes away, go to the portable collector; the rest to the loop of the
+// way `a->loop` asks for, or measured. Caller obligations: those of
 // fssimd_oneshot_collect, and the CPU runs the loops' instructions.
 FSSIMD_HIDDEN int64_t fssimd_oneshot_drive(const uint8_t *h, int64_t n, int64_t start,
-                                           const fssimd_anchor *a, int64_t *out,
-                                           int64_t capacity, int64_t *next,
-                                           fssimd_oneshot_blocks blocks1,
-                                           fssimd_oneshot_blocks blocks2);
+                                           fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                           int64_t *next, const fssimd_oneshot_loops loops);
 // A vector body of the one-shot scan of k anchors (1 <= k <= 8), one per
 // instruction set: from block j while every anchor's reach lies before n
 // and 64 slots are free; returns `count` plus the candidates written from
@@ -258,14 +265,14 @@ FSSIMD_DECLARE_SEARCH(avx2)
 
 // OneShotAVX2.c, OneShotAVX512.c (OneShotKernels.h)
 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx2(const uint8_t *h, int64_t n, int64_t start,
-                                          const fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                          fssimd_anchor *a, int64_t *out, int64_t capacity,
                                           int64_t *next);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx2(const uint8_t *h, int64_t n, int64_t start,
                                                 const fssimd_anchor *a, int32_t k, int64_t *out,
                                                 uint8_t *which, int64_t capacity, int64_t *next);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_avx512(const uint8_t *h, int64_t n, int64_t start,
-                                            const fssimd_anchor *a, int64_t *out,
-                                            int64_t capacity, int64_t *next);
+                                            fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                            int64_t *next);
 FSSIMD_HIDDEN int64_t fssimd_oneshot_multi_avx512(const uint8_t *h, int64_t n, int64_t start,
                                                   const fssimd_anchor *a, int32_t k,
                                                   int64_t *out, uint8_t *which, int64_t capacity,

@@ -36,7 +36,11 @@
 //       `lead` and the byte at p + 1 in `second`; the sets hold only bytes
 //       >= 0x80, so both are non-ASCII. The second bytes are loaded only in
 //       a block with a lead byte of the set.
-// A block all ASCII without an anchor byte costs FSO_ANY and a branch.
+// The skipping loop passes over a block all ASCII without an anchor byte
+// at the cost of FSO_ANY and a branch, and tests the others only as far
+// as each needs; the straight loop runs every test on every block, its
+// only branches the loop's and the writing of candidates (which way is
+// faster depends on the text: fssimd_oneshot_collect, fssimd_oneshot_drive).
 //
 // Invariants: the candidates are exactly the portable loop's
 // (SearchPortable.c), in increasing order, at every level; the loops run
@@ -46,23 +50,23 @@
 // while 64 slots are free (the contract of fssimd_oneshot_collect).
 
 // The bits k of the block at j whose partner test of distance d
-// (1 <= |d| <= 16) passes; h0 holds the high bits of bytes j ..< j + 64.
-// Caller obligations: bytes j + d ..< j + d + 64 are readable; the CPU
-// runs FSO_TARGET's instructions.
-FSO_TARGET static inline uint64_t FSO_NAME(partner_mask)(const uint8_t *h, int64_t j, int64_t d,
-                                                         FSO_VEC partner, FSO_VEC partner_or,
-                                                         uint64_t h0) {
+// (1 <= |d| <= 16) passes; h0 holds the high bits of bytes j ..< j + 64;
+// `straight` as for fssimd_partner_bits. Caller obligations: bytes j + d
+// ..< j + d + 64 are readable; the CPU runs FSO_TARGET's instructions.
+FSO_TARGET static inline __attribute__((always_inline)) uint64_t FSO_NAME(partner_mask)(
+    const uint8_t *h, int64_t j, int64_t d, FSO_VEC partner, FSO_VEC partner_or, uint64_t h0,
+    const int straight) {
   const FSO_BLOCK p = FSO_LOAD(h + j + d);
-  return fssimd_partner_bits(d, FSO_EQ_OR(p, partner_or, partner), FSO_HIGH(p), h0);
+  return fssimd_partner_bits(d, FSO_EQ_OR(p, partner_or, partner), FSO_HIGH(p), h0, straight);
 }
 
 // The vector loop from block *jp (fssimd_oneshot_blocks), with the second
-// partner's test when `two` (a constant at each call: a copy of the loop
-// each). Caller obligations: as fssimd_oneshot_blocks; the CPU runs
-// FSO_TARGET's instructions.
+// partner's test when `two`, the straight way when `straight` (constants
+// at each call: a copy of the loop each). Caller obligations: as
+// fssimd_oneshot_blocks; the CPU runs FSO_TARGET's instructions.
 FSO_TARGET static inline __attribute__((always_inline)) int64_t FSO_NAME(oneshot_blocks)(
     const uint8_t *h, int64_t n, int64_t *jp, int64_t reach, const fssimd_anchor *a, int64_t *out,
-    int64_t capacity, int64_t count, const int two) {
+    int64_t capacity, int64_t count, const int two, const int straight) {
   const int64_t d = a->distance, d2 = a->distance2;
   const FSO_VEC anchor = FSO_SPLAT(a->anchor), anchor_or = FSO_SPLAT(a->anchor_or);
   const FSO_VEC partner = FSO_SPLAT(a->partner), partner_or = FSO_SPLAT(a->partner_or);
@@ -72,11 +76,20 @@ FSO_TARGET static inline __attribute__((always_inline)) int64_t FSO_NAME(oneshot
   for (; j + reach < n; j += 64) {
     if (capacity - count < 64) break;
     const FSO_BLOCK v = FSO_LOAD(h + j);
+    if (straight) {
+      const uint64_t h0 = FSO_HIGH(v);
+      uint64_t mask = FSO_EQ_OR(v, anchor_or, anchor) & ~h0;
+      if (d != 0) mask &= FSO_NAME(partner_mask)(h, j, d, partner, partner_or, h0, 1);
+      if (two) mask &= FSO_NAME(partner_mask)(h, j, d2, partner2, partner2_or, h0, 1);
+      mask |= FSO_IN_SET(v, lead, high) & FSO_IN_SET(FSO_LOAD(h + j + 1), second, high);
+      for (; mask != 0; mask &= mask - 1) out[count++] = j + __builtin_ctzll(mask);
+      continue;
+    }
     if (!FSO_ANY(v, anchor_or, anchor)) continue;
     const uint64_t h0 = FSO_HIGH(v);
     uint64_t mask = FSO_EQ_OR(v, anchor_or, anchor) & ~h0;
-    if (mask != 0 && d != 0) mask &= FSO_NAME(partner_mask)(h, j, d, partner, partner_or, h0);
-    if (two && mask != 0) mask &= FSO_NAME(partner_mask)(h, j, d2, partner2, partner2_or, h0);
+    if (mask != 0 && d != 0) mask &= FSO_NAME(partner_mask)(h, j, d, partner, partner_or, h0, 0);
+    if (two && mask != 0) mask &= FSO_NAME(partner_mask)(h, j, d2, partner2, partner2_or, h0, 0);
     if (h0 != 0) {
       const uint64_t leads = FSO_IN_SET(v, lead, high);
       if (leads != 0) mask |= leads & FSO_IN_SET(FSO_LOAD(h + j + 1), second, high);
@@ -155,7 +168,7 @@ FSO_TARGET static inline __attribute__((always_inline)) int64_t FSO_NAME(oneshot
       const int64_t d = a[i].distance;
       uint64_t mask = ea[i];
       if (mask != 0 && d != 0) {
-        mask &= FSO_NAME(partner_mask)(h, j, d, partner[i], partner_or[i], h0);
+        mask &= FSO_NAME(partner_mask)(h, j, d, partner[i], partner_or[i], h0, 0);
       }
       if (set_any != 0) {
         // Each anchor's own (B) lies inside the union's.
@@ -171,22 +184,20 @@ FSO_TARGET static inline __attribute__((always_inline)) int64_t FSO_NAME(oneshot
   return count;
 }
 
-// The loop for one partner and for two, and the bodies for each anchor
-// count. Caller obligations: as fssimd_oneshot_blocks and
+// The loops for one partner and for two, each way, and the bodies for
+// each anchor count. Caller obligations: as fssimd_oneshot_blocks and
 // fssimd_oneshot_multi_blocks; the CPU runs FSO_TARGET's instructions.
-FSO_TARGET static int64_t FSO_NAME(oneshot_blocks1)(const uint8_t *h, int64_t n, int64_t *jp,
-                                                    int64_t reach, const fssimd_anchor *a,
-                                                    int64_t *out, int64_t capacity,
-                                                    int64_t count) {
-  return FSO_NAME(oneshot_blocks)(h, n, jp, reach, a, out, capacity, count, 0);
-}
-
-FSO_TARGET static int64_t FSO_NAME(oneshot_blocks2)(const uint8_t *h, int64_t n, int64_t *jp,
-                                                    int64_t reach, const fssimd_anchor *a,
-                                                    int64_t *out, int64_t capacity,
-                                                    int64_t count) {
-  return FSO_NAME(oneshot_blocks)(h, n, jp, reach, a, out, capacity, count, 1);
-}
+#define FSO_LOOP(NAME, TWO, STRAIGHT)                                                           \
+  FSO_TARGET static int64_t FSO_NAME(NAME)(const uint8_t *h, int64_t n, int64_t *jp,           \
+                                           int64_t reach, const fssimd_anchor *a, int64_t *out, \
+                                           int64_t capacity, int64_t count) {                   \
+    return FSO_NAME(oneshot_blocks)(h, n, jp, reach, a, out, capacity, count, TWO, STRAIGHT);  \
+  }
+FSO_LOOP(oneshot_skipping1, 0, 0)
+FSO_LOOP(oneshot_skipping2, 1, 0)
+FSO_LOOP(oneshot_straight1, 0, 1)
+FSO_LOOP(oneshot_straight2, 1, 1)
+#undef FSO_LOOP
 
 FSO_TARGET static int64_t FSO_NAME(oneshot_multi_blocks)(const uint8_t *h, int64_t n, int64_t j,
                                                          int64_t reach, const fssimd_anchor *a,
@@ -213,10 +224,12 @@ FSO_TARGET static int64_t FSO_NAME(oneshot_multi_blocks)(const uint8_t *h, int64
 // obligations: as fssimd_oneshot_collect and fssimd_oneshot_collect_multi;
 // the CPU runs FSO_TARGET's instructions.
 FSSIMD_HIDDEN int64_t FSO_NAME(oneshot)(const uint8_t *h, int64_t n, int64_t start,
-                                        const fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                        fssimd_anchor *a, int64_t *out, int64_t capacity,
                                         int64_t *next) {
-  return fssimd_oneshot_drive(h, n, start, a, out, capacity, next, FSO_NAME(oneshot_blocks1),
-                              FSO_NAME(oneshot_blocks2));
+  static const fssimd_oneshot_loops loops = {
+      {FSO_NAME(oneshot_skipping1), FSO_NAME(oneshot_skipping2)},
+      {FSO_NAME(oneshot_straight1), FSO_NAME(oneshot_straight2)}};
+  return fssimd_oneshot_drive(h, n, start, a, out, capacity, next, loops);
 }
 
 FSSIMD_HIDDEN int64_t FSO_NAME(oneshot_multi)(const uint8_t *h, int64_t n, int64_t start,

@@ -10,6 +10,10 @@
 // the collectors write while 64 slots are free, as the vector ones do.
 #include "Internal.h"
 
+#if defined(FSSIMD_HAS_X86)
+#include <x86intrin.h>  // __rdtsc
+#endif
+
 
 // The pair prefilter one window at a time.
 FSSIMD_HIDDEN fssimd_result fssimd_pair_portable(const uint8_t *h, int64_t n, int64_t start,
@@ -122,16 +126,91 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
   return count;
 }
 
+// The vector loop of `way` (0 skipping, 1 straight) from *jp while a
+// block's reach lies before `stop` (<= n: the loop then ends at the block
+// at stop − reach) and 64 slots are free; returns the count.
+static inline int64_t fssimd_oneshot_run(const fssimd_oneshot_loops loops, int way, int two,
+                                         const uint8_t *h, int64_t stop, int64_t *jp,
+                                         int64_t reach, const fssimd_anchor *a, int64_t *out,
+                                         int64_t capacity, int64_t count) {
+  return loops[way][two](h, stop, jp, reach, a, out, capacity, count);
+}
+
+// The measured way (fssimd_oneshot_collect): a trial runs the two ways on
+// four neighbouring stretches of FSSIMD_TRIAL bytes, A B B A (a change in
+// the text's cost along the trial weighs on both alike), and the way with
+// fewer ticks per byte runs until FSSIMD_TRIAL_EVERY bytes past the trial;
+// that distance doubles with each trial in a row that chose the same way,
+// up to eight times. A trial costs the slower way's extra time on 32 KiB;
+// a choice made while the machine is busy may be wrong, which changes only
+// the speed.
+enum { FSSIMD_TRIAL = 16 << 10, FSSIMD_TRIAL_EVERY = 512 << 10, FSSIMD_TRIAL_BACKOFF = 3 };
+
+// The vector loops from *jp to a block's reach before n, or until out of
+// room, the way `a->loop` says. Caller obligations: as the loops'.
+static int64_t fssimd_oneshot_ways(const fssimd_oneshot_loops loops, int two, const uint8_t *h,
+                                   int64_t n, int64_t *jp, int64_t reach, fssimd_anchor *a,
+                                   int64_t *out, int64_t capacity, int64_t count) {
+#if defined(FSSIMD_HAS_X86)
+  // (Without a partner the skipping way has no test to skip: it runs.)
+  const int measured = a->loop == FSSIMD_ONESHOT_MEASURED && a->distance != 0;
+#else
+  const int measured = 0;  // no time-stamp counter read here: the skipping way
+#endif
+  if (!measured) {
+    const int way = a->loop == FSSIMD_ONESHOT_STRAIGHT;
+    return fssimd_oneshot_run(loops, way, two, h, n, jp, reach, a, out, capacity, count);
+  }
+#if defined(FSSIMD_HAS_X86)
+  int64_t j = *jp;
+  // A call from before the last one's end (another text) starts with a
+  // trial; one from further on keeps the schedule.
+  if (j < a->loop_resume) a->loop_trial_at = j, a->loop_streak = 0;
+  if (a->loop_chosen != 1) a->loop_chosen = 0;
+  while (j + reach < n && capacity - count >= 64) {
+    if (j >= a->loop_trial_at) {
+      uint64_t ticks[2] = {0, 0}, bytes[2] = {0, 0};
+      const int first = (int)((j / FSSIMD_TRIAL) & 1);
+      for (int t = 0; t < 4; t++) {
+        const int way = first ^ (t == 1 || t == 2);
+        const int64_t from = j;
+        const int64_t stop = n - reach > from + FSSIMD_TRIAL ? from + FSSIMD_TRIAL + reach : n;
+        const uint64_t t0 = __rdtsc();
+        count = fssimd_oneshot_run(loops, way, two, h, stop, &j, reach, a, out, capacity, count);
+        ticks[way] += __rdtsc() - t0;
+        bytes[way] += (uint64_t)(j - from);
+        if (j + reach < stop || j + reach >= n) break;  // out of room, or the end
+      }
+      if (bytes[0] >= FSSIMD_TRIAL && bytes[1] >= FSSIMD_TRIAL) {
+        // Straight when its ticks per byte are fewer (ticks < 2^40 and
+        // bytes < 2^20 a stretch: no overflow).
+        const int chosen = ticks[1] * bytes[0] < ticks[0] * bytes[1];
+        a->loop_streak = chosen == a->loop_chosen ? a->loop_streak + 1 : 0;
+        a->loop_chosen = chosen;
+      }
+      const int backoff =
+          a->loop_streak < FSSIMD_TRIAL_BACKOFF ? a->loop_streak : FSSIMD_TRIAL_BACKOFF;
+      a->loop_trial_at = j + ((int64_t)FSSIMD_TRIAL_EVERY << backoff);
+      continue;
+    }
+    const int64_t stop = n - reach > a->loop_trial_at ? a->loop_trial_at + reach : n;
+    count = fssimd_oneshot_run(loops, a->loop_chosen, two, h, stop, &j, reach, a, out, capacity,
+                               count);
+    if (j + reach < stop) break;  // out of room
+  }
+  *jp = j;
+  return count;
+#endif
+}
+
 // Load bounds of a vector loop: the block at j reads bytes j + min(d, d2, 0)
 // through j + max(64, d + 63, d2 + 63), d2 = a->distance2. The loop runs
 // only while both lie in [0, n), where the header's clipping of windows to
 // [0, n), its 0 <= q < n and its p + 1 < n hold for every position of the
 // block; the portable collector takes the blocks nearer either end.
 FSSIMD_HIDDEN int64_t fssimd_oneshot_drive(const uint8_t *h, int64_t n, int64_t start,
-                                           const fssimd_anchor *a, int64_t *out,
-                                           int64_t capacity, int64_t *next,
-                                           fssimd_oneshot_blocks blocks1,
-                                           fssimd_oneshot_blocks blocks2) {
+                                           fssimd_anchor *a, int64_t *out, int64_t capacity,
+                                           int64_t *next, const fssimd_oneshot_loops loops) {
   const int64_t d = a->distance, d2 = a->distance2;
   const int64_t lowest = d < d2 ? d : d2, highest = d > d2 ? d : d2;
   const int64_t first = lowest < 0 ? -lowest : 0;
@@ -151,7 +230,8 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_drive(const uint8_t *h, int64_t n, int64_t 
                                                      next);
     }
   }
-  count = (d2 != 0 ? blocks2 : blocks1)(h, n, &j, reach, a, out, capacity, count);
+  count = fssimd_oneshot_ways(loops, d2 != 0, h, n, &j, reach, a, out, capacity, count);
+  a->loop_resume = j;
   if (j + reach < n) {
     *next = j;  // out of room
     return count;

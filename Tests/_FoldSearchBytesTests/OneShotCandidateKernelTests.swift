@@ -34,12 +34,23 @@ struct OneShotCandidateKernelTests {
     var partnerOr: UInt8 { Self.caseBit(partner) }
     var partner2Or: UInt8 { Self.caseBit(partner2) }
 
+    /// The way the vector loop goes (FSSIMD_ONESHOT_MEASURED, _SKIPPING or
+    /// _STRAIGHT): the candidates are the same every way.
+    var loop = Int32(FSSIMD_ONESHOT_MEASURED)
+
     var c: fssimd_anchor {
-      fssimd_anchor(
-        anchor: anchor, anchor_or: anchorOr, partner: partner, partner_or: partnerOr,
-        distance: Int32(distance), lead: Self.bits(lead), second: Self.bits(second),
-        partner2: partner2, partner2_or: partner2Or, distance2: Int32(distance2))
+      var c = fssimd_anchor()
+      (c.anchor, c.anchor_or, c.partner, c.partner_or) = (anchor, anchorOr, partner, partnerOr)
+      (c.distance, c.lead, c.second) = (Int32(distance), Self.bits(lead), Self.bits(second))
+      (c.partner2, c.partner2_or, c.distance2) = (partner2, partner2Or, Int32(distance2))
+      c.loop = loop
+      return c
     }
+
+    static let loops = [
+      Int32(FSSIMD_ONESHOT_MEASURED), Int32(FSSIMD_ONESHOT_SKIPPING),
+      Int32(FSSIMD_ONESHOT_STRAIGHT),
+    ]
 
     static func bits(_ set: Set<UInt8>) -> (UInt64, UInt64) {
       var words: (UInt64, UInt64) = (0, 0)
@@ -55,7 +66,7 @@ struct OneShotCandidateKernelTests {
         s.sorted().map { String($0, radix: 16) }.joined(separator: ",")
       }
       return "anchor \(anchor) partner \(partner) distance \(distance)"
-        + " partner2 \(partner2) distance2 \(distance2)"
+        + " partner2 \(partner2) distance2 \(distance2) loop \(loop)"
         + " lead [\(hex(lead))] second [\(hex(second))]"
     }
   }
@@ -97,17 +108,26 @@ struct OneShotCandidateKernelTests {
 
   /// The positions the kernel reports from `start`, calling it with
   /// `capacity` slots until it reaches the end, as a caller does, with every
-  /// contract violation described.
+  /// contract violation described. With `scramble`, the measured loop's
+  /// state in the anchor is set at random before each call (any state
+  /// gives the same candidates).
   static func scan(
     level: Int32, _ h: UnsafePointer<UInt8>?, _ n: Int, from start: Int, _ a: Anchor,
-    capacity: Int = 64
+    capacity: Int = 64, scramble: UInt64? = nil
   ) -> (positions: [Int], problems: [String]) {
     var anchor = a.c
     var positions: [Int] = []
     var problems: [String] = []
     var out = [Int64](repeating: -1, count: capacity)
     var s = start
+    var rng = SplitMix64(seed: scramble ?? 0)
     for _ in 0...(n + 2) {
+      if scramble != nil {
+        anchor.loop_chosen = Int32(rng.next() % 3)  // 2: not a way, read as skipping
+        anchor.loop_streak = Int32(rng.next() % 6)
+        anchor.loop_trial_at = Int64(rng.next() % UInt64(n + 1 << 18))
+        anchor.loop_resume = rng.next() % 2 == 0 ? Int64(s) : Int64(rng.next() % UInt64(n + 1))
+      }
       var next: Int64 = -1
       let count = Int(
         fssimd_oneshot_collect(level, h, Int64(n), Int64(s), &anchor, &out, Int64(capacity), &next))
@@ -159,13 +179,19 @@ struct OneShotCandidateKernelTests {
     let expected = bruteForce(h, from: start, a)
     withHaystack(h, offset: offset, tail: tail) { p in
       for level in levels {
-        // The least room a call takes, and more (several blocks a call).
+        // The least room a call takes, and more (several blocks a call);
+        // each way of the vector loop.
         for capacity in [64, 64 + h.count % 131] {
-          let (got, problems) = scan(level: level, p, h.count, from: start, a, capacity: capacity)
-          let context =
-            "\(label) level \(level) n \(h.count) offset \(offset) tail \(tail) start \(start) capacity \(capacity) \(a)"
-          #expect(problems.isEmpty, "\(context): \(problems)")
-          #expect(got == expected, "\(context)")
+          for loop in Anchor.loops {
+            var a = a
+            a.loop = loop
+            let (got, problems) = scan(
+              level: level, p, h.count, from: start, a, capacity: capacity)
+            let context =
+              "\(label) level \(level) n \(h.count) offset \(offset) tail \(tail) start \(start) capacity \(capacity) \(a)"
+            #expect(problems.isEmpty, "\(context): \(problems)")
+            #expect(got == expected, "\(context)")
+          }
         }
       }
     }
@@ -233,6 +259,46 @@ struct OneShotCandidateKernelTests {
   @Test func randomLongHaystacksMatchTheBruteForce() {
     var rng = SplitMix64(seed: 0x0E5_4096)
     for _ in 0..<8 { Self.randomCase(seed: rng.next(), lengths: 4096...4096) }
+  }
+
+  /// The measured loop over texts long enough for several trials of both
+  /// ways (a trial every 256 KiB at most), where the faster way changes
+  /// from stretch to stretch (ASCII prose, then accented lines between
+  /// ASCII ones): whichever way each trial chooses, on a quiet or a busy
+  /// machine, and whatever state a call finds in the anchor (set at
+  /// random: a call that resumes the schedule, one that starts it again,
+  /// an out-of-room stop in the middle of a trial), the candidates are the
+  /// brute force's.
+  @Test func measuredLoopOverLongMixedTexts() {
+    var rng = SplitMix64(seed: 0x7121A1)
+    let prose = Array("the zebra quietly crossed a quartz bridge, ".utf8)
+    let accented = Array("\u{17E}\u{e9}bre z\u{e9}ro qu\u{e9}z\u{f3}n \u{10D}esk\u{fd} ".utf8)
+    var h: [UInt8] = []
+    while h.count < 1_200_000 {
+      // 64 KiB of English, then 64 KiB where lines of each kind alternate.
+      let stretch = h.count / 65_536 % 2 == 0
+      let line = stretch ? prose : (rng.next() % 2 == 0 ? prose : accented)
+      h += line
+      if rng.next() % 4 == 0 { h.append(0x0A) }
+    }
+    var a = Anchor(anchor: 0x7A, partner: 0x65, distance: 1, lead: [0xC5], second: [0xBE])
+    a.partner2 = 0x71
+    a.distance2 = -2
+    let expected = Self.bruteForce(h, from: 0, a)
+    #expect(expected.count > 10_000)
+    h.withUnsafeBufferPointer { p in
+      for level in Self.levels {
+        for (capacity, scramble) in [(1024, nil), (64, nil), (64, rng.next()), (4096, rng.next())] {
+          let (got, problems) = Self.scan(
+            level: level, p.baseAddress, h.count, from: 0, a, capacity: capacity,
+            scramble: scramble)
+          let context =
+            "level \(level) capacity \(capacity) scramble \(String(describing: scramble))"
+          #expect(problems.isEmpty, "\(context): \(problems)")
+          #expect(got == expected, "\(context)")
+        }
+      }
+    }
   }
 
   /// Every start of a few haystacks, so every alignment of the vector

@@ -88,7 +88,9 @@ extension OneShotSearch {
     var illFormed: [Range<Int>] = []
     var found: [Range<Int>] = []
     let search = self
-    return withUnsafePointer(to: anchor) { anchor -> [Range<Int>]? in
+    // (The kernel keeps its measured choice of loop in its copy.)
+    var kernelAnchor = anchor
+    return withUnsafeMutablePointer(to: &kernelAnchor) { anchor -> [Range<Int>]? in
       var from = 0
       var skipTo = 0
       while from < n {

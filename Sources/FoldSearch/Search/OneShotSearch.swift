@@ -442,7 +442,9 @@ package struct OneShotSearch {
     // With ``firstMatchPerLine``: candidates before this are skipped (the
     // start of the line after the last match).
     var skipTo = start
-    withUnsafePointer(to: anchor) { anchor in
+    // (The kernel keeps its measured choice of loop in its copy.)
+    var kernelAnchor = anchor
+    withUnsafeMutablePointer(to: &kernelAnchor) { anchor in
       scanning: while from < end {
         var next: Int64 = 0
         let count = fssimd_oneshot_collect(
@@ -561,7 +563,8 @@ package struct OneShotSearch {
     }
     let level = fssimd_best_level()
     var positions = [Int64](repeating: 0, count: 64)
-    return withUnsafePointer(to: anchor) { anchor in
+    var kernelAnchor = anchor
+    return withUnsafeMutablePointer(to: &kernelAnchor) { anchor in
       positions.withUnsafeMutableBufferPointer { out in
         var from = 0
         while from < input.count {

@@ -466,7 +466,26 @@ typedef struct {
   uint8_t partner2;     ///< the second partner's folded byte (< 0x80)
   uint8_t partner2_or;  ///< 0x20 when `partner2` is a lowercase letter, else 0
   int32_t distance2;    ///< partner2 index − anchor index, |distance2| <= 16
+  /// How the vector loop goes over the blocks (the candidates are the same
+  /// every way): FSSIMD_ONESHOT_MEASURED (0, the zeroed struct's) times
+  /// both ways as it goes and runs the faster; FSSIMD_ONESHOT_SKIPPING and
+  /// FSSIMD_ONESHOT_STRAIGHT run that one (fssimd_oneshot_collect).
+  int32_t loop;
+  /// The measured choice, carried from call to call over one text (set by
+  /// fssimd_oneshot_collect; a caller zeroes them, or leaves them from the
+  /// previous call): the way chosen (0 skipping, 1 straight), how many
+  /// trials in a row chose it, where the next trial starts, and where the
+  /// last call stopped (a call from before it starts with a trial).
+  int32_t loop_chosen;
+  int32_t loop_streak;
+  int64_t loop_trial_at;
+  int64_t loop_resume;
 } fssimd_anchor;
+
+/// fssimd_anchor.loop: which way the vector loop goes over the blocks.
+#define FSSIMD_ONESHOT_MEASURED 0
+#define FSSIMD_ONESHOT_SKIPPING 1
+#define FSSIMD_ONESHOT_STRAIGHT 2
 
 /// Collects the candidates of a one-shot search: every candidate position
 /// p >= `start`, in increasing order, written to `out`, scanning 64
@@ -487,12 +506,28 @@ typedef struct {
 /// AVX-512 and AVX2 against the portable loop). Level SSE2 runs the portable
 /// loop (the byte-set test needs a byte shuffle). O(*next − start) per call.
 ///
+/// The vector loop goes one of two ways. SKIPPING passes over a block
+/// without an anchor byte or a byte >= 0x80 at once and tests the others
+/// only as far as each needs: fastest where most blocks are skipped or
+/// alike (English; one language). STRAIGHT runs every test on every
+/// block without a branch on the bytes: faster where blocks of ASCII and
+/// of accented or other scripts alternate (mixed text), whose branches the
+/// CPU mispredicts. Neither wins on every text, and a sample of the text
+/// does not tell which will, so MEASURED times both on neighbouring
+/// stretches (four of 16 KiB, by the CPU's time-stamp counter) and runs
+/// the faster until the next trial, 512 KiB on, or up to 4 MiB on while
+/// trials keep choosing the same way ("micro adaptivity": B. Răducanu,
+/// P. Boncz and M. Zukowski, "Micro Adaptivity in Vectorwise", SIGMOD
+/// 2013). It keeps its choice in `anchor` from one call to the next. A
+/// search without a partner (distance 0), and a CPU without the counter
+/// read here (not x86-64), take the skipping way.
+///
 /// Caller obligations: `haystack` points to `n` readable bytes (NULL only
-/// when n == 0); `anchor` points to a valid fssimd_anchor; 0 <= start;
-/// `out` points to `capacity` writable slots; `next` is writable; `level`
-/// as for fssimd_find_short_collect.
+/// when n == 0); `anchor` points to a valid fssimd_anchor, writable (its
+/// loop_ fields); 0 <= start; `out` points to `capacity` writable slots;
+/// `next` is writable; `level` as for fssimd_find_short_collect.
 int64_t fssimd_oneshot_collect(int32_t level, const uint8_t *haystack, int64_t n, int64_t start,
-                               const fssimd_anchor *anchor, int64_t *out, int64_t capacity,
+                               fssimd_anchor *anchor, int64_t *out, int64_t capacity,
                                int64_t *next);
 
 /// The candidates of several one-shot searches in one pass: every position
