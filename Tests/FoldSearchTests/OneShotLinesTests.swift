@@ -121,6 +121,37 @@ struct OneShotLinesTests {
     #expect(Self.lines("a\u{FFFD}b", in: Array("a\u{FFFD}b".utf8)) == nil)
   }
 
+  /// The share of lines that decides the line-by-line path is counted
+  /// from the kernel's candidates in the sample, not from byte rates: here
+  /// every letter of "zebra" is common and a third of the bytes are
+  /// Greek, so rates that spread the Greek bytes evenly put a candidate
+  /// (the anchor, and a byte >= 0x80 beside it) in most lines; but the
+  /// Greek lines hold no Latin letter and the Latin ones no byte >= 0x80,
+  /// and only the lines with "zebra" hold a candidate.
+  @Test func lineShareCountsTheLinesHoldingACandidate() throws {
+    var text: [UInt8] = []
+    var expected: [Range<Int>] = []
+    for k in 0..<40_000 {
+      let start = text.count
+      switch k % 100 {
+      case 7: text += Array("la ZEBRA va al r\u{ed}o".utf8)
+      case let r where r % 2 == 0: text += Array("zz ee bb rr aa zz ee bb rr aa zz ee".utf8)
+      default:
+        text += Array("\u{3c9}\u{3c8}\u{3c6} \u{3c9}\u{3c8}\u{3c6} \u{3c9}\u{3c8}\u{3c6}".utf8)
+      }
+      if k % 100 == 7 { expected.append(start..<text.count) }
+      text.append(0x0A)
+    }
+    let prepared = try #require(FoldedQuery("zebra", table: .shared))
+    var search = try #require(OneShotSearch(prepared, table: .shared))
+    text.withUnsafeBufferPointer { search.adapt(to: $0) }
+    let share = try #require(search.sampledLineShare)
+    #expect(share < 0.03, "sampled share \(share)")
+    // So the public line filter takes the line-by-line path.
+    let finder = try FoldFinder("zebra")
+    #expect(text.withUnsafeBufferPointer { finder.matchingLines(in: $0) } == expected)
+  }
+
   @Test("Dense candidates or too many lines give no answer")
   func limits() {
     let text = Array(String(repeating: "ee\u{FF}e\n", count: 200_000).utf8)

@@ -102,9 +102,13 @@ package struct OneShotSearch {
   /// line's other matches change nothing.
   package var firstMatchPerLine = false
   /// The share of a text's lines that the last ``adapt(to:adjacentPartner:)``'s
-  /// sample says hold a candidate of the chosen anchor and partners (the
-  /// candidates per byte times the sample's mean line length, at most 1;
-  /// nil before a choice from a sample).
+  /// sample says hold a candidate of the chosen anchor and partners: the
+  /// kernel's own candidates in the sampled stretches, the lines holding
+  /// one over the line ends there plus one (nil before a choice from a
+  /// sample). Counted rather than taken from the rates that choose the
+  /// anchor: those treat bytes >= 0x80 as spread evenly, while text
+  /// gathers them in some lines (a language's, a script's), so the rates
+  /// put window-test candidates in many more lines than hold them.
   package private(set) var sampledLineShare: Double? = nil
 
   /// Verification may cost this many bytes more than twice the bytes
@@ -336,7 +340,47 @@ package struct OneShotSearch {
       if rate < best.rate { best = (rate, i, nil, nil) }
     }
     choose(anchor: best.anchor, partner: best.partner, secondPartner: best.second)
-    sampledLineShare = min(1, best.rate * total / Double(sample.ascii[0x0A] + 1))
+    sampledLineShare = candidateLineShare(in: input, sample)
+  }
+
+  /// The share of the sampled stretches' lines that hold a candidate of the
+  /// chosen anchor and partners, the kernel's (each stretch scanned as a
+  /// text of its own): lines holding one over line ends plus one, at most 1.
+  ///
+  /// - Complexity: O(s) for the s bytes sampled.
+  private func candidateLineShare(in input: UnsafeBufferPointer<UInt8>, _ sample: TextSample)
+    -> Double
+  {
+    guard let base = input.baseAddress else { return 0 }
+    var kernelAnchor = anchor
+    // (A stretch is too short for trials of the measured loop.)
+    kernelAnchor.loop = Int32(FSSIMD_ONESHOT_SKIPPING)
+    let level = fssimd_best_level()
+    var positions = [Int64](repeating: 0, count: 64)
+    var holding = 0
+    for stretch in sample.stretches {
+      let start = base + stretch.lowerBound
+      let n = stretch.count
+      var from = 0
+      var lineEnd = -1
+      while from < n {
+        var next: Int64 = 0
+        let count = positions.withUnsafeMutableBufferPointer { out in
+          fssimd_oneshot_collect(
+            level, start, Int64(n), Int64(from), &kernelAnchor, out.baseAddress, Int64(out.count),
+            &next)
+        }
+        for k in 0..<Int(count) where Int(positions[k]) > lineEnd {
+          let p = Int(positions[k])
+          holding += 1
+          lineEnd =
+            memchr(start + p, 0x0A, n - p).map { UnsafeRawPointer($0) - UnsafeRawPointer(start) }
+            ?? n
+        }
+        from = Int(next)
+      }
+    }
+    return min(1, Double(holding) / Double(sample.ascii[0x0A] + 1))
   }
 
   /// (1 − x)^n for 0 <= x <= 1.
@@ -837,8 +881,9 @@ struct TextSample {
   /// How often each (first, second) byte pair starts a non-ASCII scalar:
   /// index (first − 0xC0) · 64 + (second − 0x80).
   var pairs = [Int32](repeating: 0, count: 64 * 64)
-  /// The bytes sampled.
+  /// The bytes sampled, and where.
   var bytes = 0
+  var stretches: [Range<Int>] = []
 
   static let stretch = 4 << 10
 
@@ -850,6 +895,7 @@ struct TextSample {
       while i < n && input[i] & 0xC0 == 0x80 { i += 1 }
       let end = whole ? n : min(n, i + Self.stretch)
       bytes += end - i
+      stretches.append(i..<end)
       while i < end {
         let b = input[i]
         if b < 0x80 {
