@@ -303,8 +303,10 @@ public struct FoldFinder: Sendable {
   /// them, a walk, a validation and a verification per line cost more than
   /// validating the whole text at vector speed (chosen by measurement; see
   /// Benchmarks/HISTORY.md, "Counting lines: what a counted line needs").
+  /// (Shorter texts are always walked line by line: the sample counts no
+  /// share for them.)
   static let lineByLineShare = 0.03
-  static let lineByLineMinimum = 256 << 10
+  static let lineByLineMinimum = OneShotSearch.countedSampleMinimum
   static let walkShare = 1.0 / 16
 
   /// The ranges of `bytes` folded whole.

@@ -105,7 +105,8 @@ package struct OneShotSearch {
   /// sample says hold a candidate of the chosen anchor and partners: the
   /// kernel's own candidates in the sampled stretches, the lines holding
   /// one over the line ends there plus one (nil before a choice from a
-  /// sample). Counted rather than taken from the rates that choose the
+  /// sample, and for texts of ``countedSampleMinimum`` bytes or fewer). Counted
+  /// rather than taken from the rates that choose the
   /// anchor: those treat bytes >= 0x80 as spread evenly, while text
   /// gathers them in some lines (a language's, a script's), so the rates
   /// put window-test candidates in many more lines than hold them.
@@ -340,8 +341,15 @@ package struct OneShotSearch {
       if rate < best.rate { best = (rate, i, nil, nil) }
     }
     choose(anchor: best.anchor, partner: best.partner, secondPartner: best.second)
-    sampledLineShare = candidateLineShare(in: input, sample)
+    sampledLineShare =
+      input.count > Self.countedSampleMinimum ? candidateLineShare(in: input, sample) : nil
   }
+
+  /// Texts of this many bytes or fewer get no ``sampledLineShare``: the
+  /// line filter (``FoldFinder/matchingLines(in:)``) walks their lines one
+  /// by one whatever it would say, and the count would cost a noticeable
+  /// share of their scan.
+  package static let countedSampleMinimum = 256 << 10
 
   /// The share of the sampled stretches' lines that hold a candidate of the
   /// chosen anchor and partners, the kernel's (each stretch scanned as a
