@@ -508,8 +508,8 @@ typedef struct {
 ///
 /// The vector loop goes one of two ways. SKIPPING passes over a block
 /// without an anchor byte or a byte >= 0x80 at once and tests the others
-/// only as far as each needs: fastest where most blocks are skipped or
-/// alike (English; one language). STRAIGHT runs every test on every
+/// only as far as each needs: fastest where most blocks are skipped
+/// (English). STRAIGHT runs every test on every
 /// block without a branch on the bytes: faster where blocks of ASCII and
 /// of accented or other scripts alternate (mixed text), whose branches the
 /// CPU mispredicts. Neither wins on every text, and a sample of the text
