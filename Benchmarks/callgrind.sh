@@ -6,8 +6,13 @@
 #   Benchmarks/callgrind.sh [FILE...]      (default: the bundled sample)
 #
 # valgrind 3.19 cannot read Swift's DWARF 5, so a copy of foldbench without
-# debug info is profiled.
+# debug info is profiled. Two things that would make the counts vary are
+# fixed: Swift's per-process hash seed (SWIFT_DETERMINISTIC_HASHING), and the
+# one-shot scan's loop, which the kernel otherwise chooses by the clock
+# (FOLDSEARCH_ONESHOT_LOOP: skipping by default, `straight` counts the other).
 set -euo pipefail
+export SWIFT_DETERMINISTIC_HASHING=1
+export FOLDSEARCH_ONESHOT_LOOP=${FOLDSEARCH_ONESHOT_LOOP:-skipping}
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 if ! log=$(swift build -c release --product foldbench 2>&1); then echo "$log" >&2; exit 2; fi

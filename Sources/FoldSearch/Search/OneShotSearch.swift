@@ -190,12 +190,26 @@ package struct OneShotSearch {
       anchor.distance2 = Int32(second - index)
     }
     (anchor.lead, anchor.second) = Self.byteSets(producers)
+    anchor.loop = Self.loop
     self.anchor = anchor
     self.anchorIndex = index
     self.partnerIndex = partner
     self.secondPartnerIndex = secondPartner
     self.producers = producers
   }
+
+  /// The way every search's kernel goes over the blocks: measured as it
+  /// goes (see `fssimd_oneshot_collect`), unless `FOLDSEARCH_ONESHOT_LOOP`
+  /// names one (`skipping` or `straight`) for a repeatable run, such as an
+  /// instruction count under callgrind (a measured choice follows the
+  /// clock). The candidates are the same every way.
+  static let loop: Int32 = {
+    switch getenv("FOLDSEARCH_ONESHOT_LOOP").map({ String(cString: $0) }) {
+    case "skipping": Int32(FSSIMD_ONESHOT_SKIPPING)
+    case "straight": Int32(FSSIMD_ONESHOT_STRAIGHT)
+    default: Int32(FSSIMD_ONESHOT_MEASURED)
+    }
+  }()
 
   /// The scalars whose fold contains the non-ASCII scalar `value`: itself
   /// when it folds to itself, and those ``foldProducers`` lists.
