@@ -134,11 +134,11 @@ func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
   var text = text
   text.makeContiguousUTF8()
   let levels = Array(Int32(2)...max(2, fssimd_best_level()))
-  let loops: [(name: String, loop: Int32)] = [
-    ("measured", Int32(FSSIMD_ONESHOT_MEASURED)), ("skipping", Int32(FSSIMD_ONESHOT_SKIPPING)),
-    ("straight", Int32(FSSIMD_ONESHOT_STRAIGHT)),
-  ]
-  let runs = levels.flatMap { level in loops.map { (level: level, way: $0) } }
+  // (In this order: the figures below index them.)
+  let loops = [FSSIMD_ONESHOT_MEASURED, FSSIMD_ONESHOT_SKIPPING, FSSIMD_ONESHOT_STRAIGHT].map {
+    Int32($0)
+  }
+  let runs = levels.flatMap { level in loops.map { (level: level, loop: $0) } }
   text.utf8.withContiguousStorageIfAvailable { input in
     let capacity = 4096
     let out = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
@@ -153,7 +153,7 @@ func probeOneShotLevels(_ text: String, _ needles: [Needle]) {
       for _ in 0..<9 {
         for (k, run) in runs.enumerated() {
           var anchor = search.anchor
-          anchor.loop = run.way.loop
+          anchor.loop = run.loop
           let start = ContinuousClock.now
           var from: Int64 = 0
           var count = 0

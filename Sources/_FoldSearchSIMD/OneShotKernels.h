@@ -40,7 +40,8 @@
 // at the cost of FSO_ANY and a branch, and tests the others only as far
 // as each needs; the straight loop runs every test on every block, its
 // only branches the loop's and the writing of candidates (which way is
-// faster depends on the text: fssimd_oneshot_collect, fssimd_oneshot_drive).
+// faster depends on the text: fssimd_oneshot_collect; the choice is
+// fssimd_oneshot_ways', in SearchPortable.c).
 //
 // Invariants: the candidates are exactly the portable loop's
 // (SearchPortable.c), in increasing order, at every level; the loops run

@@ -126,16 +126,6 @@ FSSIMD_HIDDEN int64_t fssimd_oneshot_collect_portable(const uint8_t *h, int64_t 
   return count;
 }
 
-// The vector loop of `way` (0 skipping, 1 straight) from *jp while a
-// block's reach lies before `stop` (<= n: the loop then ends at the block
-// at stop − reach) and 64 slots are free; returns the count.
-static inline int64_t fssimd_oneshot_run(const fssimd_oneshot_loops loops, int way, int two,
-                                         const uint8_t *h, int64_t stop, int64_t *jp,
-                                         int64_t reach, const fssimd_anchor *a, int64_t *out,
-                                         int64_t capacity, int64_t count) {
-  return loops[way][two](h, stop, jp, reach, a, out, capacity, count);
-}
-
 // The measured way (fssimd_oneshot_collect): a trial runs the two ways on
 // four neighbouring stretches of FSSIMD_TRIAL bytes, A B B A (a change in
 // the text's cost along the trial weighs on both alike), and the way with
@@ -147,7 +137,9 @@ static inline int64_t fssimd_oneshot_run(const fssimd_oneshot_loops loops, int w
 enum { FSSIMD_TRIAL = 16 << 10, FSSIMD_TRIAL_EVERY = 512 << 10, FSSIMD_TRIAL_BACKOFF = 3 };
 
 // The vector loops from *jp to a block's reach before n, or until out of
-// room, the way `a->loop` says. Caller obligations: as the loops'.
+// room, the way `a->loop` says (loops[way][two]; a loop given a smaller n,
+// `stop`, ends at the block at stop − reach). Caller obligations: as the
+// loops'.
 static int64_t fssimd_oneshot_ways(const fssimd_oneshot_loops loops, int two, const uint8_t *h,
                                    int64_t n, int64_t *jp, int64_t reach, fssimd_anchor *a,
                                    int64_t *out, int64_t capacity, int64_t count) {
@@ -159,7 +151,7 @@ static int64_t fssimd_oneshot_ways(const fssimd_oneshot_loops loops, int two, co
 #endif
   if (!measured) {
     const int way = a->loop == FSSIMD_ONESHOT_STRAIGHT;
-    return fssimd_oneshot_run(loops, way, two, h, n, jp, reach, a, out, capacity, count);
+    return loops[way][two](h, n, jp, reach, a, out, capacity, count);
   }
 #if defined(FSSIMD_HAS_X86)
   int64_t j = *jp;
@@ -176,7 +168,7 @@ static int64_t fssimd_oneshot_ways(const fssimd_oneshot_loops loops, int two, co
         const int64_t from = j;
         const int64_t stop = n - reach > from + FSSIMD_TRIAL ? from + FSSIMD_TRIAL + reach : n;
         const uint64_t t0 = __rdtsc();
-        count = fssimd_oneshot_run(loops, way, two, h, stop, &j, reach, a, out, capacity, count);
+        count = loops[way][two](h, stop, &j, reach, a, out, capacity, count);
         ticks[way] += __rdtsc() - t0;
         bytes[way] += (uint64_t)(j - from);
         if (j + reach < stop || j + reach >= n) break;  // out of room, or the end
@@ -194,8 +186,7 @@ static int64_t fssimd_oneshot_ways(const fssimd_oneshot_loops loops, int two, co
       continue;
     }
     const int64_t stop = n - reach > a->loop_trial_at ? a->loop_trial_at + reach : n;
-    count = fssimd_oneshot_run(loops, a->loop_chosen, two, h, stop, &j, reach, a, out, capacity,
-                               count);
+    count = loops[a->loop_chosen][two](h, stop, &j, reach, a, out, capacity, count);
     if (j + reach < stop) break;  // out of room
   }
   *jp = j;

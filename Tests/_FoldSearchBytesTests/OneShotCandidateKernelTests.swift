@@ -261,8 +261,9 @@ struct OneShotCandidateKernelTests {
     for _ in 0..<8 { Self.randomCase(seed: rng.next(), lengths: 4096...4096) }
   }
 
-  /// The measured loop over texts long enough for several trials of both
-  /// ways (a trial every 256 KiB at most), where the faster way changes
+  /// The measured loop over texts long enough for more than one trial of
+  /// both ways (one at the start, the next 512 KiB or more on; the
+  /// scrambled states below start others anywhere), where the faster way changes
   /// from stretch to stretch (ASCII prose, then accented lines between
   /// ASCII ones): whichever way each trial chooses, on a quiet or a busy
   /// machine, and whatever state a call finds in the anchor (set at

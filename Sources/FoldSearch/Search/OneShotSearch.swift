@@ -105,11 +105,11 @@ package struct OneShotSearch {
   /// sample says hold a candidate of the chosen anchor and partners: the
   /// kernel's own candidates in the sampled stretches, the lines holding
   /// one over the line ends there plus one (nil before a choice from a
-  /// sample, and for texts of ``countedSampleMinimum`` bytes or fewer). Counted
-  /// rather than taken from the rates that choose the
-  /// anchor: those treat bytes >= 0x80 as spread evenly, while text
-  /// gathers them in some lines (a language's, a script's), so the rates
-  /// put window-test candidates in many more lines than hold them.
+  /// sample, and for texts of ``countedSampleMinimum`` bytes or fewer).
+  /// Counted rather than taken from the rates that choose the anchor: those
+  /// treat bytes >= 0x80 as spread evenly, while text gathers them in some
+  /// lines (a language's, a script's), so the rates put window-test
+  /// candidates in many more lines than hold them.
   package private(set) var sampledLineShare: Double? = nil
 
   /// Verification may cost this many bytes more than twice the bytes
